@@ -1,0 +1,268 @@
+//! Exact and error-bounded arithmetic for predicates on `f32` input.
+//!
+//! Every finite `f32` is a dyadic rational, and the product of two of them is exact in `f64`
+//! (24 + 24 significand bits fit in 53, and the exponent range of `f64` holds every product).
+//! That makes the classic 2D orientation determinant exact with very little machinery: it is a
+//! sum of six exact `f64` products, and a sum of `f64`s is summed exactly by an *expansion*
+//! (Shewchuk, "Adaptive Precision Floating-Point Arithmetic and Fast Robust Geometric
+//! Predicates", 1997). The fast path evaluates the determinant once in `f64` and only falls back
+//! to the expansion when Shewchuk's error bound cannot certify the sign.
+
+use bevy_math::Vec2;
+use core::cmp::Ordering;
+
+/// Unit roundoff of `f64`: `2^-53`.
+const F64_EPS: f64 = f64::EPSILON / 2.0;
+
+/// Shewchuk's first-stage error bound for the orientation determinant, `(3 + 16ε)ε`.
+const ORIENT_ERR_BOUND: f64 = (3.0 + 16.0 * F64_EPS) * F64_EPS;
+
+/// How much smaller than the value the error bound must be for the fast value to be returned
+/// by [`orient2d`] (relative error at most `2^-30`, far below one `f32` ulp).
+const ORIENT_VALUE_MARGIN: f64 = (1u64 << 30) as f64;
+
+/// `a + b` as an unevaluated sum `s + err` with `s = fl(a + b)` (Knuth's two-sum).
+#[inline]
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bv = s - a;
+    let av = s - bv;
+    (s, (a - av) + (b - bv))
+}
+
+/// Splits `a` into two halves of at most 26 significant bits each (Veltkamp).
+#[inline]
+fn split(a: f64) -> (f64, f64) {
+    const SPLITTER: f64 = 134_217_729.0; // 2^27 + 1
+    let c = SPLITTER * a;
+    let hi = c - (c - a);
+    (hi, a - hi)
+}
+
+/// `a · b` as an unevaluated sum `p + err` with `p = fl(a · b)` (Dekker's two-product, without
+/// relying on a hardware FMA so results are identical on every target).
+#[inline]
+pub(crate) fn two_product(a: f64, b: f64) -> (f64, f64) {
+    let p = a * b;
+    let (ah, al) = split(a);
+    let (bh, bl) = split(b);
+    let err = al * bl - (((p - ah * bh) - al * bh) - ah * bl);
+    (p, err)
+}
+
+/// A nonoverlapping expansion of at most `N` components, smallest magnitude first.
+#[derive(Clone, Copy)]
+pub(crate) struct Expansion<const N: usize> {
+    parts: [f64; N],
+    len: usize,
+}
+
+impl<const N: usize> Expansion<N> {
+    /// The empty sum.
+    #[inline]
+    pub(crate) const fn new() -> Self {
+        Self { parts: [0.0; N], len: 0 }
+    }
+
+    /// Adds one `f64` exactly (Shewchuk's Grow-Expansion).
+    ///
+    /// # Panics
+    /// Panics if more than `N` terms are added (a bug in the caller, never in user input).
+    #[inline]
+    pub(crate) fn add(&mut self, b: f64) {
+        let mut q = b;
+        for part in &mut self.parts[..self.len] {
+            let (s, err) = two_sum(q, *part);
+            *part = err;
+            q = s;
+        }
+        self.parts[self.len] = q;
+        self.len += 1;
+    }
+
+    /// Adds an exact product `a · b`.
+    #[inline]
+    pub(crate) fn add_product(&mut self, a: f64, b: f64) {
+        let (p, err) = two_product(a, b);
+        self.add(err);
+        self.add(p);
+    }
+
+    /// The exact sign of the sum.
+    #[inline]
+    pub(crate) fn sign(&self) -> Ordering {
+        // Components are nonoverlapping and ordered by magnitude, so the largest nonzero one
+        // decides the sign.
+        self.parts[..self.len]
+            .iter()
+            .rev()
+            .find(|p| **p != 0.0)
+            .map_or(Ordering::Equal, |p| p.total_cmp(&0.0))
+    }
+
+    /// The sum rounded to `f64`, with a relative error of a few units in the last place.
+    #[inline]
+    pub(crate) fn approximate(&self) -> f64 {
+        // Smallest first: each addition then loses at most one rounding of the running total.
+        self.parts[..self.len].iter().fold(0.0, |acc, p| acc + p)
+    }
+}
+
+/// `cross(b − a, c − a)` for `f32` points: twice the signed area of the triangle `a, b, c`.
+///
+/// Positive when `c` lies to the left of the directed line `a → b` (counter-clockwise),
+/// negative to the right, and **exactly** zero when the three points are collinear. The sign is
+/// always exact; the magnitude has a relative error below `2^-30`. Input must be finite.
+#[inline]
+pub(crate) fn orient2d(a: Vec2, b: Vec2, c: Vec2) -> f64 {
+    let (ax, ay) = (f64::from(a.x), f64::from(a.y));
+    let (bx, by) = (f64::from(b.x), f64::from(b.y));
+    let (cx, cy) = (f64::from(c.x), f64::from(c.y));
+    let left = (bx - ax) * (cy - ay);
+    let right = (by - ay) * (cx - ax);
+    let det = left - right;
+    let bound = ORIENT_ERR_BOUND * (left.abs() + right.abs());
+    if det.abs() > bound * ORIENT_VALUE_MARGIN {
+        return det;
+    }
+    orient2d_exact(ax, ay, bx, by, cx, cy)
+}
+
+/// The exact orientation determinant of `f32`-valued points given as `f64`.
+///
+/// Expands `(bx − ax)(cy − ay) − (by − ay)(cx − ax)` into six products of input coordinates,
+/// each exact in `f64`, and sums them exactly.
+#[cold]
+fn orient2d_exact(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, cy: f64) -> f64 {
+    let mut sum = Expansion::<6>::new();
+    // bx·cy − bx·ay − ax·cy − by·cx + by·ax + ay·cx  (the ax·ay terms cancel)
+    for term in [bx * cy, -(bx * ay), -(ax * cy), -(by * cx), by * ax, ay * cx] {
+        sum.add(term);
+    }
+    match sum.sign() {
+        Ordering::Equal => 0.0,
+        // Guard against the approximation rounding to zero or to the wrong sign (it cannot for
+        // a nonoverlapping expansion, but the sign is the contract).
+        sign => {
+            let value = sum.approximate();
+            if value.total_cmp(&0.0) == sign {
+                value
+            } else if sign == Ordering::Greater {
+                f64::MIN_POSITIVE
+            } else {
+                -f64::MIN_POSITIVE
+            }
+        }
+    }
+}
+
+/// `a.x·b.y − a.y·b.x` for `f64` vectors, accurate to a few ulps even under cancellation.
+#[inline]
+pub(crate) fn cross_accurate(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
+    let mut sum = Expansion::<4>::new();
+    sum.add_product(ax, by);
+    sum.add_product(-ay, bx);
+    sum.approximate()
+}
+
+/// `a.x·b.x + a.y·b.y` for `f64` vectors, accurate to a few ulps even under cancellation; its
+/// sign is exact.
+#[inline]
+pub(crate) fn dot_accurate(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
+    let mut sum = Expansion::<4>::new();
+    sum.add_product(ax, bx);
+    sum.add_product(ay, by);
+    sum.approximate()
+}
+
+/// `a.x² + a.y² − r²` for `f64` values, accurate to a few ulps even when `|a| ≈ r`.
+#[inline]
+pub(crate) fn norm_squared_minus(ax: f64, ay: f64, r: f64) -> f64 {
+    let mut sum = Expansion::<6>::new();
+    sum.add_product(ax, ax);
+    sum.add_product(ay, ay);
+    sum.add_product(-r, r);
+    sum.approximate()
+}
+
+/// `true` if every component of every point is finite.
+#[inline]
+pub(crate) fn all_finite<const N: usize>(points: [Vec2; N]) -> bool {
+    points.iter().all(|p| p.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orient2d_signs_of_simple_triangles() {
+        let o = Vec2::ZERO;
+        // (point, expected sign) relative to the directed x axis
+        let cases = [
+            (Vec2::new(0.5, 1.0), Ordering::Greater),
+            (Vec2::new(0.5, -1.0), Ordering::Less),
+            (Vec2::new(7.0, 0.0), Ordering::Equal),
+            (Vec2::new(-3.0, 0.0), Ordering::Equal),
+        ];
+        for (c, expected) in cases {
+            let got = orient2d(o, Vec2::X, c).total_cmp(&0.0);
+            assert_eq!(got, expected, "orient2d(0, x, {c:?})");
+        }
+    }
+
+    #[test]
+    fn orient2d_is_exact_where_plain_f64_fails() {
+        // A point very close to the origin, tested against the line y = x through (1, 1) and
+        // (3, 3). In f64, 1 − tiny rounds to 1, so the naive determinant cannot see a one-ulp
+        // nudge of the tiny point; the exact one must.
+        let (b, c) = (Vec2::ONE, Vec2::splat(3.0));
+        for tiny in [1e-20_f32, 3.7e-25, 1e-30, f32::MIN_POSITIVE, f32::from_bits(7)] {
+            let on = Vec2::splat(tiny);
+            assert_eq!(orient2d(b, c, on), 0.0, "on the line: {on:?}");
+            let naive = |a: Vec2| {
+                let d = |p: f32, q: f32| f64::from(p) - f64::from(q);
+                d(c.x, b.x) * d(a.y, b.y) - d(c.y, b.y) * d(a.x, b.x)
+            };
+            let above = Vec2::new(tiny, tiny.next_up());
+            assert!(orient2d(b, c, above) > 0.0, "one ulp above: {above:?}");
+            let below = Vec2::new(tiny, tiny.next_down());
+            assert!(orient2d(b, c, below) < 0.0, "one ulp below: {below:?}");
+            if tiny < 1e-10 {
+                assert_eq!(naive(above), 0.0, "the naive determinant should fail here");
+            }
+        }
+    }
+
+    #[test]
+    fn orient2d_extreme_magnitudes() {
+        let big = f32::MAX;
+        let tiny = f32::from_bits(1); // smallest subnormal
+        assert!(orient2d(Vec2::ZERO, Vec2::new(big, 0.0), Vec2::new(0.0, tiny)) > 0.0);
+        assert!(orient2d(Vec2::new(-big, -big), Vec2::new(big, big), Vec2::ZERO) == 0.0);
+        assert!(orient2d(Vec2::new(-big, -big), Vec2::new(big, big), Vec2::new(0.0, tiny)) > 0.0);
+    }
+
+    #[test]
+    fn expansion_sums_exactly() {
+        let mut e = Expansion::<4>::new();
+        for x in [1e300, 1.0, -1e300, -1.0] {
+            e.add(x);
+        }
+        assert_eq!(e.sign(), Ordering::Equal);
+        let mut e = Expansion::<3>::new();
+        for x in [1e30, 1e-30, -1e30] {
+            e.add(x);
+        }
+        assert_eq!(e.sign(), Ordering::Greater);
+        assert_eq!(e.approximate(), 1e-30);
+    }
+
+    #[test]
+    fn cross_and_norm_are_accurate_under_cancellation() {
+        let a = 1.0 + f64::EPSILON;
+        // (1+ε)(1−ε) − 1·1 = −ε²: lost entirely by the naive formula.
+        assert_eq!(cross_accurate(a, 1.0, 1.0, 2.0 - a), -f64::EPSILON * f64::EPSILON);
+        assert_eq!(norm_squared_minus(a, 0.0, 1.0), 2.0 * f64::EPSILON + f64::EPSILON * f64::EPSILON);
+    }
+}

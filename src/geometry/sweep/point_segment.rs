@@ -1,0 +1,168 @@
+//! Moving segment against moving point (seed 002): the cross-product quadratic.
+
+use super::quadratic::roots_in_unit;
+use crate::geometry::robust::{all_finite, dot_accurate, orient2d};
+use crate::geometry::{Sweep, Sweeps};
+use bevy_math::Vec2;
+
+/// Every moment in the step at which a moving point lies on a moving segment.
+///
+/// During the step, time runs from 0 to 1 and everything moves linearly: the segment's first
+/// endpoint from `start_path[0]` to `start_path[1]`, its second endpoint from `end_path[0]` to
+/// `end_path[1]`, and the point from `point_path[0]` to `point_path[1]`, all in one frame
+/// (usually world space, positions at the start and end of the tick). The segment may
+/// translate, rotate, stretch or collapse: its endpoints move independently.
+///
+/// # Method
+/// Relative to the point, the endpoints are `A(t) = a0 + t·(a1 − a0)` and `B(t)` likewise
+/// (subtracting the point's motion turns "moving point" into "point at the origin", as the seed
+/// does). The origin is on the line through `A` and `B` exactly when `cross(A, B) = 0`, a
+/// quadratic in `t`; and it is then on the closed segment exactly when `A·B <= 0`, with
+/// `along = A·(A − B) / |A − B|²`.
+///
+/// The quadratic's values at `t = 0` and `t = 1` are orientation determinants of the input
+/// points, evaluated with exact signs, so a contact at the very start or end of the step is
+/// found exactly and a sign change inside the step is never lost; see
+/// `roots_in_unit` in `sweep/quadratic.rs` for the rest.
+///
+/// # Behavior
+/// - At most two sweeps, ascending by time: a segment can pass over a point, and pass back.
+/// - The degenerate coefficient cases all work: pure translation (linear in `t`), a still
+///   segment and point (constant), a double root (the segment grazes the point and turns back:
+///   one sweep), and a segment that collapses to a point (`along = 0`).
+/// - Where the point stays on the segment for a whole interval (a still segment through a still
+///   point, or a segment sliding along its own line over the point), the start of that interval
+///   is reported, once.
+/// - Touching an endpoint counts (`along` 0 or 1).
+/// - Non-finite input gives no sweep.
+///
+/// # Example
+/// The seed's *simple* motion: a vertical segment moving right through a still point.
+/// ```
+/// use bevy_math::Vec2;
+/// use bevy_sweep::geometry::sweep_point_segment;
+///
+/// let sweeps = sweep_point_segment(
+///     [Vec2::new(0.0, 0.0), Vec2::new(4.0, 0.0)], // first endpoint: (0, 0) -> (4, 0)
+///     [Vec2::new(0.0, 4.0), Vec2::new(4.0, 4.0)], // second endpoint: (0, 4) -> (4, 4)
+///     [Vec2::new(1.0, 1.0), Vec2::new(1.0, 1.0)], // the point stays at (1, 1)
+/// );
+/// let hit = sweeps.first().unwrap();
+/// assert_eq!((hit.time, hit.along), (0.25, 0.25));
+/// ```
+#[doc(alias = "toi")]
+#[doc(alias = "time_of_impact")]
+#[doc(alias = "line_sweeps_point")]
+#[must_use]
+pub fn sweep_point_segment(start_path: [Vec2; 2], end_path: [Vec2; 2], point_path: [Vec2; 2]) -> Sweeps {
+    let [p0, p1] = start_path;
+    let [q0, q1] = end_path;
+    let [c0, c1] = point_path;
+    if !all_finite([p0, p1, q0, q1, c0, c1]) {
+        return Sweeps::NONE;
+    }
+    let rel = |p: Vec2, c: Vec2| [f64::from(p.x) - f64::from(c.x), f64::from(p.y) - f64::from(c.y)];
+    let motion = Motion { a0: rel(p0, c0), a1: rel(p1, c1), b0: rel(q0, c0), b1: rel(q1, c1) };
+
+    // cross(A(t), B(t)) at both ends, with exact signs, and its leading coefficient.
+    let f0 = orient2d(c0, p0, q0);
+    let f1 = orient2d(c1, p1, q1);
+    let (da, db) = (motion.da(), motion.db());
+    let k2 = cross(da, db);
+    // Bound on k2's error: da and db carry one rounding each, and the product another.
+    let k2_error = 4.0 * f64::EPSILON * (norm1(da) + norm1(motion.a0) + norm1(motion.a1))
+        * (norm1(db) + norm1(motion.b0) + norm1(motion.b1));
+
+    let mut sweeps = Sweeps::NONE;
+    if f0 == 0.0 && f1 == 0.0 && k2.abs() <= k2_error {
+        // Collinear for the whole step: on the segment from the first t with A·B <= 0.
+        if let Some(t) = motion.first_overlap() {
+            sweeps.push(motion.sweep_at(t).unwrap_or(Sweep { time: t as f32, along: 0.0 }));
+        }
+        return sweeps;
+    }
+    let (roots, n) = roots_in_unit(k2, f0, f1, k2_error);
+    for &t in &roots[..n] {
+        if let Some(sweep) = motion.sweep_at(t)
+            && sweeps.as_slice().last().is_none_or(|last| last.time != sweep.time)
+        {
+            sweeps.push(sweep);
+        }
+    }
+    sweeps
+}
+
+/// How far outside `[0, 1]` a computed `along` may fall and still count as on the segment:
+/// `along` at a rounded root carries rounding error, and a contact at an endpoint must not be
+/// lost to it (a graze at `1 + 2^-24` is reported, at the endpoint).
+const ALONG_SLACK: f64 = 1.0 / (1u64 << 24) as f64;
+
+/// The endpoints relative to the point, at the start and end of the step, in `f64`.
+struct Motion {
+    a0: [f64; 2],
+    a1: [f64; 2],
+    b0: [f64; 2],
+    b1: [f64; 2],
+}
+
+impl Motion {
+    fn da(&self) -> [f64; 2] {
+        [self.a1[0] - self.a0[0], self.a1[1] - self.a0[1]]
+    }
+
+    fn db(&self) -> [f64; 2] {
+        [self.b1[0] - self.b0[0], self.b1[1] - self.b0[1]]
+    }
+
+    fn at(&self, t: f64) -> ([f64; 2], [f64; 2]) {
+        let lerp = |p: [f64; 2], q: [f64; 2]| [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])];
+        (lerp(self.a0, self.a1), lerp(self.b0, self.b1))
+    }
+
+    /// The sweep at time `t` if the (collinear) point is on the closed segment then.
+    fn sweep_at(&self, t: f64) -> Option<Sweep> {
+        let (a, b) = self.at(t);
+        let ab = [b[0] - a[0], b[1] - a[1]];
+        let len2 = ab[0] * ab[0] + ab[1] * ab[1];
+        let along = if len2 == 0.0 {
+            // Collapsed to a point: on it only if it is the point itself.
+            if a != [0.0, 0.0] {
+                return None;
+            }
+            0.0
+        } else {
+            -(a[0] * ab[0] + a[1] * ab[1]) / len2
+        };
+        (-ALONG_SLACK..=1.0 + ALONG_SLACK)
+            .contains(&along)
+            .then(|| Sweep { time: t as f32, along: along.clamp(0.0, 1.0) as f32 })
+    }
+
+    /// For a segment collinear with the point all step long: the first `t` at which the point is
+    /// between the endpoints, i.e. `g(t) = A(t)·B(t) <= 0`.
+    fn first_overlap(&self) -> Option<f64> {
+        let g0 = dot_accurate(self.a0[0], self.a0[1], self.b0[0], self.b0[1]);
+        if g0 <= 0.0 {
+            return Some(0.0);
+        }
+        let g1 = dot_accurate(self.a1[0], self.a1[1], self.b1[0], self.b1[1]);
+        let (da, db) = (self.da(), self.db());
+        let g2 = da[0] * db[0] + da[1] * db[1];
+        let g2_error = 4.0 * f64::EPSILON * (norm1(da) * norm1(db));
+        let (roots, n) = roots_in_unit(g2, g0, g1, g2_error);
+        roots[..n].first().copied()
+    }
+}
+
+#[inline]
+fn cross(a: [f64; 2], b: [f64; 2]) -> f64 {
+    a[0] * b[1] - a[1] * b[0]
+}
+
+#[inline]
+fn norm1(a: [f64; 2]) -> f64 {
+    a[0].abs() + a[1].abs()
+}
+
+#[cfg(test)]
+mod tests;
