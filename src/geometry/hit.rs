@@ -17,7 +17,10 @@ pub struct SegmentClip {
 
 impl SegmentClip {
     /// The whole segment: `entry = 0`, `exit = 1`.
-    pub const FULL: Self = Self { entry: 0.0, exit: 1.0 };
+    pub const FULL: Self = Self {
+        entry: 0.0,
+        exit: 1.0,
+    };
 
     /// `true` if the segment starts in the box (`entry == 0`).
     #[inline]
@@ -88,19 +91,32 @@ pub struct CircleHits {
 
 impl CircleHits {
     /// No roots.
-    pub const NONE: Self = Self { t: [0.0; 2], len: 0 };
+    pub const NONE: Self = Self {
+        t: [0.0; 2],
+        len: 0,
+    };
 
     /// One root.
     #[inline]
     pub(crate) const fn one(t: f32) -> Self {
-        Self { t: [t, 0.0], len: 1 }
+        Self {
+            t: [t, 0.0],
+            len: 1,
+        }
     }
 
     /// Two roots, which must be ascending.
     #[inline]
     pub(crate) fn two(t0: f32, t1: f32) -> Self {
         debug_assert!(t0 <= t1, "roots out of order: {t0} > {t1}");
-        if t0 == t1 { Self::one(t0) } else { Self { t: [t0, t1], len: 2 } }
+        if t0 == t1 {
+            Self::one(t0)
+        } else {
+            Self {
+                t: [t0, t1],
+                len: 2,
+            }
+        }
     }
 
     /// The roots, ascending.
@@ -169,13 +185,22 @@ pub struct Sweeps {
 
 impl Default for Sweep {
     fn default() -> Self {
-        Self { time: 0.0, along: 0.0 }
+        Self {
+            time: 0.0,
+            along: 0.0,
+        }
     }
 }
 
 impl Sweeps {
     /// No sweep.
-    pub const NONE: Self = Self { items: [Sweep { time: 0.0, along: 0.0 }; 2], len: 0 };
+    pub const NONE: Self = Self {
+        items: [Sweep {
+            time: 0.0,
+            along: 0.0,
+        }; 2],
+        len: 0,
+    };
 
     /// Appends a sweep; ignores it if two are already held. Times must be pushed ascending.
     #[inline]

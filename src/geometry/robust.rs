@@ -61,7 +61,10 @@ impl<const N: usize> Expansion<N> {
     /// The empty sum.
     #[inline]
     pub(crate) const fn new() -> Self {
-        Self { parts: [0.0; N], len: 0 }
+        Self {
+            parts: [0.0; N],
+            len: 0,
+        }
     }
 
     /// Adds one `f64` exactly (Shewchuk's Grow-Expansion).
@@ -136,7 +139,14 @@ pub(crate) fn orient2d(a: Vec2, b: Vec2, c: Vec2) -> f64 {
 fn orient2d_exact(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, cy: f64) -> f64 {
     let mut sum = Expansion::<6>::new();
     // bx·cy − bx·ay − ax·cy − by·cx + by·ax + ay·cx  (the ax·ay terms cancel)
-    for term in [bx * cy, -(bx * ay), -(ax * cy), -(by * cx), by * ax, ay * cx] {
+    for term in [
+        bx * cy,
+        -(bx * ay),
+        -(ax * cy),
+        -(by * cx),
+        by * ax,
+        ay * cx,
+    ] {
         sum.add(term);
     }
     match sum.sign() {
@@ -217,7 +227,13 @@ mod tests {
         // (3, 3). In f64, 1 − tiny rounds to 1, so the naive determinant cannot see a one-ulp
         // nudge of the tiny point; the exact one must.
         let (b, c) = (Vec2::ONE, Vec2::splat(3.0));
-        for tiny in [1e-20_f32, 3.7e-25, 1e-30, f32::MIN_POSITIVE, f32::from_bits(7)] {
+        for tiny in [
+            1e-20_f32,
+            3.7e-25,
+            1e-30,
+            f32::MIN_POSITIVE,
+            f32::from_bits(7),
+        ] {
             let on = Vec2::splat(tiny);
             assert_eq!(orient2d(b, c, on), 0.0, "on the line: {on:?}");
             let naive = |a: Vec2| {
@@ -240,7 +256,13 @@ mod tests {
         let tiny = f32::from_bits(1); // smallest subnormal
         assert!(orient2d(Vec2::ZERO, Vec2::new(big, 0.0), Vec2::new(0.0, tiny)) > 0.0);
         assert!(orient2d(Vec2::new(-big, -big), Vec2::new(big, big), Vec2::ZERO) == 0.0);
-        assert!(orient2d(Vec2::new(-big, -big), Vec2::new(big, big), Vec2::new(0.0, tiny)) > 0.0);
+        assert!(
+            orient2d(
+                Vec2::new(-big, -big),
+                Vec2::new(big, big),
+                Vec2::new(0.0, tiny)
+            ) > 0.0
+        );
     }
 
     #[test]
@@ -262,7 +284,13 @@ mod tests {
     fn cross_and_norm_are_accurate_under_cancellation() {
         let a = 1.0 + f64::EPSILON;
         // (1+ε)(1−ε) − 1·1 = −ε²: lost entirely by the naive formula.
-        assert_eq!(cross_accurate(a, 1.0, 1.0, 2.0 - a), -f64::EPSILON * f64::EPSILON);
-        assert_eq!(norm_squared_minus(a, 0.0, 1.0), 2.0 * f64::EPSILON + f64::EPSILON * f64::EPSILON);
+        assert_eq!(
+            cross_accurate(a, 1.0, 1.0, 2.0 - a),
+            -f64::EPSILON * f64::EPSILON
+        );
+        assert_eq!(
+            norm_squared_minus(a, 0.0, 1.0),
+            2.0 * f64::EPSILON + f64::EPSILON * f64::EPSILON
+        );
     }
 }

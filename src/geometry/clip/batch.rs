@@ -91,7 +91,12 @@ pub fn clip_segments_aabb(
     aabb: &Aabb2d,
     out: &mut [Option<SegmentClip>],
 ) -> Result<(), BatchLengthError> {
-    let SegmentBatch { start_x, start_y, end_x, end_y } = segments;
+    let SegmentBatch {
+        start_x,
+        start_y,
+        end_x,
+        end_y,
+    } = segments;
     let n = out.len();
     if segments.len() != Some(n) {
         return Err(BatchLengthError {
@@ -113,7 +118,12 @@ pub fn clip_segments_aabb(
     for c in 0..chunks {
         let r = c * 8..c * 8 + 8;
         lanes.clip8(
-            [&start_x[r.clone()], &start_y[r.clone()], &end_x[r.clone()], &end_y[r.clone()]],
+            [
+                &start_x[r.clone()],
+                &start_y[r.clone()],
+                &end_x[r.clone()],
+                &end_y[r.clone()],
+            ],
             aabb,
             &mut out[r],
         );
@@ -153,10 +163,17 @@ impl Lanes {
         // A subnormal direction overflows its reciprocal, and `0 · ∞` is NaN.
         let tiny = |d: f32x8| d.abs().simd_lt(f32x8::splat(f32::MIN_POSITIVE)) & d.simd_ne(zero);
         let load = |s: &[f32]| f32x8::new(s.try_into().expect("chunks are 8 long"));
-        let (sx, sy, ex, ey) = (load(input[0]), load(input[1]), load(input[2]), load(input[3]));
+        let (sx, sy, ex, ey) = (
+            load(input[0]),
+            load(input[1]),
+            load(input[2]),
+            load(input[3]),
+        );
         let limit = f32x8::splat(super::FAST_PATH_LIMIT);
         // Lanes outside the fast range (NaN, ±∞, huge) go to the scalar route below.
-        let in_range = sx.abs().simd_lt(limit) & sy.abs().simd_lt(limit) & ex.abs().simd_lt(limit)
+        let in_range = sx.abs().simd_lt(limit)
+            & sy.abs().simd_lt(limit)
+            & ex.abs().simd_lt(limit)
             & ey.abs().simd_lt(limit);
         let (dx, dy) = (ex - sx, ey - sy);
         let (near_x, far_x) = slab(dx, sx, self.min_x, self.max_x);
@@ -172,9 +189,18 @@ impl Lanes {
         let (lo, hi, hit) = (lo.to_array(), hi.to_array(), hit.to_bitmask());
         for (lane, slot) in out.iter_mut().enumerate() {
             *slot = if scalar_lanes & (1 << lane) != 0 {
-                scalar(input[0][lane], input[1][lane], input[2][lane], input[3][lane], aabb)
+                scalar(
+                    input[0][lane],
+                    input[1][lane],
+                    input[2][lane],
+                    input[3][lane],
+                    aabb,
+                )
             } else if hit & (1 << lane) != 0 {
-                Some(SegmentClip { entry: lo[lane], exit: hi[lane] })
+                Some(SegmentClip {
+                    entry: lo[lane],
+                    exit: hi[lane],
+                })
             } else {
                 None
             };
@@ -195,5 +221,8 @@ fn slab(d: f32x8, s: f32x8, min: f32x8, max: f32x8) -> (f32x8, f32x8) {
     let inside = s.simd_ge(min) & s.simd_le(max);
     let inf = f32x8::splat(f32::INFINITY);
     let (still_near, still_far) = (inside.select(-inf, inf), inside.select(inf, -inf));
-    (parallel.select(still_near, near), parallel.select(still_far, far))
+    (
+        parallel.select(still_near, near),
+        parallel.select(still_far, far),
+    )
 }

@@ -22,7 +22,11 @@ const TOP: u8 = 8;
 #[doc(alias = "outcode")]
 #[inline]
 #[must_use]
-pub fn clip_segment_aabb_cohen_sutherland(start: Vec2, end: Vec2, aabb: &Aabb2d) -> Option<SegmentClip> {
+pub fn clip_segment_aabb_cohen_sutherland(
+    start: Vec2,
+    end: Vec2,
+    aabb: &Aabb2d,
+) -> Option<SegmentClip> {
     clip_with(start, end, aabb, estimate)
 }
 

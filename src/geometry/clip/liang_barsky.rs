@@ -18,7 +18,11 @@ use bevy_math::{Vec2, bounding::Aabb2d};
 #[doc(alias = "Liang-Barsky")]
 #[inline]
 #[must_use]
-pub fn clip_segment_aabb_liang_barsky(start: Vec2, end: Vec2, aabb: &Aabb2d) -> Option<SegmentClip> {
+pub fn clip_segment_aabb_liang_barsky(
+    start: Vec2,
+    end: Vec2,
+    aabb: &Aabb2d,
+) -> Option<SegmentClip> {
     clip_with(start, end, aabb, estimate)
 }
 

@@ -114,7 +114,9 @@ pub(crate) enum InputRange {
 /// Classifies the four points of a segment/box query.
 #[inline]
 pub(crate) fn input_range(start: Vec2, end: Vec2, aabb: &Aabb2d) -> InputRange {
-    let coords = [start.x, start.y, end.x, end.y, aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y];
+    let coords = [
+        start.x, start.y, end.x, end.y, aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y,
+    ];
     // `abs() < LIMIT` is false for NaN and ±∞, so one pass covers the common case.
     if coords.iter().all(|c| c.abs() < FAST_PATH_LIMIT) {
         InputRange::Fast
@@ -152,7 +154,12 @@ pub(crate) fn clip_with(
 /// Turns an [`Estimate`] into a certain answer, deciding exactly where the estimate is too close
 /// to call.
 #[inline]
-pub(crate) fn certify(start: Vec2, end: Vec2, aabb: &Aabb2d, estimate: Estimate) -> Option<SegmentClip> {
+pub(crate) fn certify(
+    start: Vec2,
+    end: Vec2,
+    aabb: &Aabb2d,
+    estimate: Estimate,
+) -> Option<SegmentClip> {
     match estimate {
         Estimate::Miss => None,
         Estimate::Full => Some(SegmentClip::FULL),
@@ -162,7 +169,10 @@ pub(crate) fn certify(start: Vec2, end: Vec2, aabb: &Aabb2d, estimate: Estimate)
             // to the exact decision.
             let band = ESTIMATE_ERROR * lo.max(hi).min(1.0) + f32::MIN_POSITIVE;
             if hi - lo > band {
-                Some(SegmentClip { entry: lo, exit: hi })
+                Some(SegmentClip {
+                    entry: lo,
+                    exit: hi,
+                })
             } else if lo - hi > band {
                 None
             } else {
@@ -224,7 +234,10 @@ fn parameters_f64(start: Vec2, end: Vec2, aabb: &Aabb2d) -> SegmentClip {
         let mid = 0.5 * (lo + hi);
         (lo, hi) = (mid, mid);
     }
-    SegmentClip { entry: lo as f32, exit: hi as f32 }
+    SegmentClip {
+        entry: lo as f32,
+        exit: hi as f32,
+    }
 }
 
 #[cfg(test)]

@@ -143,15 +143,15 @@ mod tests {
 
     #[test]
     fn table_matches_outcode_rule() {
-        for from in 0..9 {
-            for to in 0..9 {
+        for (from, row) in SECTOR_TABLE.iter().enumerate() {
+            for (to, entry) in row.iter().enumerate() {
                 let (a, b) = (beyond(from), beyond(to));
                 let expected = if a & b != 0 {
                     (NO, NO)
                 } else {
                     (if a == 0 { IN } else { a }, if b == 0 { IN } else { b })
                 };
-                assert_eq!(SECTOR_TABLE[from][to], expected, "sector {from} -> {to}");
+                assert_eq!(*entry, expected, "sector {from} -> {to}");
             }
         }
     }

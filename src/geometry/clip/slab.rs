@@ -34,7 +34,10 @@ fn estimate(start: Vec2, end: Vec2, aabb: &Aabb2d) -> Estimate {
     let t_max = (aabb.max - start) * inv;
     let (near_x, far_x) = slab(d.x, start.x, aabb.min.x, aabb.max.x, t_min.x, t_max.x);
     let (near_y, far_y) = slab(d.y, start.y, aabb.min.y, aabb.max.y, t_min.y, t_max.y);
-    Estimate::Interval { lo: near_x.max(near_y).max(0.0), hi: far_x.min(far_y).min(1.0) }
+    Estimate::Interval {
+        lo: near_x.max(near_y).max(0.0),
+        hi: far_x.min(far_y).min(1.0),
+    }
 }
 
 /// The parameter range inside one slab; `(−∞, ∞)` or `(∞, −∞)` for an axis the segment does

@@ -7,6 +7,8 @@ fn v(x: f32, y: f32) -> Vec2 {
 }
 
 type Clipper = fn(Vec2, Vec2, &Aabb2d) -> Option<SegmentClip>;
+/// `Some((entry, exit))` or `None`.
+type Expected = Option<(f32, f32)>;
 
 const CLIPPERS: [(&str, Clipper); 5] = [
     ("liang_barsky", clip_segment_aabb_liang_barsky),
@@ -20,20 +22,36 @@ const CLIPPERS: [(&str, Clipper); 5] = [
 fn batch_of_one(start: Vec2, end: Vec2, aabb: &Aabb2d) -> Option<SegmentClip> {
     let (sx, sy, ex, ey) = ([start.x; 9], [start.y; 9], [end.x; 9], [end.y; 9]);
     let mut out = [None; 9];
-    clip_segments_aabb(SegmentBatch { start_x: &sx, start_y: &sy, end_x: &ex, end_y: &ey }, aabb, &mut out).unwrap();
-    assert!(out.iter().all(|o| *o == out[0]), "SIMD lanes and the scalar remainder differ: {out:?}");
+    clip_segments_aabb(
+        SegmentBatch {
+            start_x: &sx,
+            start_y: &sy,
+            end_x: &ex,
+            end_y: &ey,
+        },
+        aabb,
+        &mut out,
+    )
+    .unwrap();
+    assert!(
+        out.iter().all(|o| *o == out[0]),
+        "SIMD lanes and the scalar remainder differ: {out:?}"
+    );
     out[0]
 }
 
 /// The box [0, 4] × [0, 2].
 fn unit() -> Aabb2d {
-    Aabb2d { min: v(0., 0.), max: v(4., 2.) }
+    Aabb2d {
+        min: v(0., 0.),
+        max: v(4., 2.),
+    }
 }
 
 #[test]
 fn table() {
     #[rustfmt::skip]
-    let cases: &[(&str, Vec2, Vec2, Option<(f32, f32)>)] = &[
+    let cases: &[(&str, Vec2, Vec2, Expected)] = &[
         ("wholly inside", v(1., 1.), v(3., 1.5), Some((0.0, 1.0))),
         ("enters", v(-4., 1.), v(2., 1.), Some((4.0 / 6.0, 1.0))),
         ("exits", v(2., 1.), v(2., 5.), Some((0.0, 0.25))),
@@ -68,11 +86,20 @@ fn table() {
 
 #[test]
 fn zero_size_and_inverted_boxes() {
-    let point_box = Aabb2d { min: v(1., 1.), max: v(1., 1.) };
-    let flat_box = Aabb2d { min: v(0., 1.), max: v(4., 1.) };
-    let inverted = Aabb2d { min: v(2., 0.), max: v(0., 2.) };
+    let point_box = Aabb2d {
+        min: v(1., 1.),
+        max: v(1., 1.),
+    };
+    let flat_box = Aabb2d {
+        min: v(0., 1.),
+        max: v(4., 1.),
+    };
+    let inverted = Aabb2d {
+        min: v(2., 0.),
+        max: v(0., 2.),
+    };
     #[rustfmt::skip]
-    let cases: &[(&str, Aabb2d, Vec2, Vec2, Option<(f32, f32)>)] = &[
+    let cases: &[(&str, Aabb2d, Vec2, Vec2, Expected)] = &[
         ("through a point box", point_box, v(0., 0.), v(2., 2.), Some((0.5, 0.5))),
         ("beside a point box", point_box, v(0., 0.), v(2., 2.1), None),
         ("across a flat box", flat_box, v(2., 0.), v(2., 4.), Some((0.25, 0.25))),
@@ -93,10 +120,25 @@ fn non_finite_and_huge_input() {
     let hostile = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
     for bad in hostile {
         for (algorithm, clip) in CLIPPERS {
-            assert_eq!(clip(v(bad, 0.), v(1., 1.), &unit()), None, "{algorithm}: start {bad}");
-            assert_eq!(clip(v(1., 1.), v(1., bad), &unit()), None, "{algorithm}: end {bad}");
-            let aabb = Aabb2d { min: v(0., 0.), max: v(bad, 2.) };
-            assert_eq!(clip(v(1., 1.), v(2., 1.), &aabb), None, "{algorithm}: box {bad}");
+            assert_eq!(
+                clip(v(bad, 0.), v(1., 1.), &unit()),
+                None,
+                "{algorithm}: start {bad}"
+            );
+            assert_eq!(
+                clip(v(1., 1.), v(1., bad), &unit()),
+                None,
+                "{algorithm}: end {bad}"
+            );
+            let aabb = Aabb2d {
+                min: v(0., 0.),
+                max: v(bad, 2.),
+            };
+            assert_eq!(
+                clip(v(1., 1.), v(2., 1.), &aabb),
+                None,
+                "{algorithm}: box {bad}"
+            );
         }
     }
     // Huge but finite: a segment spanning nearly all of f32 through a small box.
@@ -119,11 +161,20 @@ fn corner_nudged_by_one_ulp() {
     let aabb = unit();
     let through = (v(3., 3.), v(5., 1.));
     for (algorithm, clip) in CLIPPERS {
-        assert!(clip(through.0, through.1, &aabb).is_some(), "{algorithm}: corner touch");
+        assert!(
+            clip(through.0, through.1, &aabb).is_some(),
+            "{algorithm}: corner touch"
+        );
         let above = (v(3., 3.0_f32.next_up()), v(5., 1.0_f32.next_up()));
-        assert!(clip(above.0, above.1, &aabb).is_none(), "{algorithm}: one ulp above the corner");
+        assert!(
+            clip(above.0, above.1, &aabb).is_none(),
+            "{algorithm}: one ulp above the corner"
+        );
         let below = (v(3., 3.0_f32.next_down()), v(5., 1.0_f32.next_down()));
-        assert!(clip(below.0, below.1, &aabb).is_some(), "{algorithm}: one ulp inside the corner");
+        assert!(
+            clip(below.0, below.1, &aabb).is_some(),
+            "{algorithm}: one ulp inside the corner"
+        );
     }
 }
 
@@ -131,7 +182,12 @@ fn corner_nudged_by_one_ulp() {
 fn batch_rejects_mismatched_lengths() {
     let mut out = [None; 2];
     let err = clip_segments_aabb(
-        SegmentBatch { start_x: &[0.0, 1.0], start_y: &[0.0], end_x: &[0.0, 1.0], end_y: &[0.0, 1.0] },
+        SegmentBatch {
+            start_x: &[0.0, 1.0],
+            start_y: &[0.0],
+            end_x: &[0.0, 1.0],
+            end_y: &[0.0, 1.0],
+        },
         &unit(),
         &mut out,
     )

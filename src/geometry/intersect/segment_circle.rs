@@ -43,13 +43,18 @@ use core::cmp::Ordering;
 #[doc(alias = "line_circle")]
 #[must_use]
 pub fn intersect_segment_circle(start: Vec2, end: Vec2, center: Vec2, radius: f32) -> CircleHits {
-    if !all_finite([start, end, center]) || !(radius >= 0.0 && radius.is_finite()) {
+    if !(all_finite([start, end, center]) && radius >= 0.0 && radius.is_finite()) {
         return CircleHits::NONE;
     }
     let r = f64::from(radius);
     // Relative to the centre, in f64 (differences of f32 are exact there unless the values are
     // more than 2^28 apart in magnitude).
-    let f = |p: Vec2| (f64::from(p.x) - f64::from(center.x), f64::from(p.y) - f64::from(center.y));
+    let f = |p: Vec2| {
+        (
+            f64::from(p.x) - f64::from(center.x),
+            f64::from(p.y) - f64::from(center.y),
+        )
+    };
     let (fx, fy) = f(start);
     let (ex, ey) = f(end);
     let (dx, dy) = (ex - fx, ey - fy);
@@ -58,7 +63,11 @@ pub fn intersect_segment_circle(start: Vec2, end: Vec2, center: Vec2, radius: f3
     let c_end = norm_squared_minus(ex, ey, r);
     let a = dx * dx + dy * dy;
     if a == 0.0 {
-        return if c == 0.0 { CircleHits::one(0.0) } else { CircleHits::NONE };
+        return if c == 0.0 {
+            CircleHits::one(0.0)
+        } else {
+            CircleHits::NONE
+        };
     }
     let b = fx * dx + fy * dy;
     match (c.total_cmp(&0.0), c_end.total_cmp(&0.0)) {
@@ -90,7 +99,11 @@ pub fn intersect_segment_circle(start: Vec2, end: Vec2, center: Vec2, radius: f3
         (Ordering::Less, Ordering::Greater) | (Ordering::Greater, Ordering::Less) => {
             let roots = roots(a, b, c, discriminant(a, dx, dy, fx, fy, r).max(0.0));
             // The root in range is the one between the two ends; pick the nearer to it.
-            let pick = if (0.0..=1.0).contains(&roots[0]) { roots[0] } else { roots[1] };
+            let pick = if (0.0..=1.0).contains(&roots[0]) {
+                roots[0]
+            } else {
+                roots[1]
+            };
             CircleHits::one(to_unit(pick))
         }
         // Both ends strictly outside: zero or two crossings, both between the ends, exactly when
@@ -181,7 +194,11 @@ mod tests {
         ];
         for (s, e, c, r, expected) in cases {
             let got = intersect_segment_circle(s, e, c, r);
-            assert_eq!(got.as_slice(), expected, "segment {s}->{e}, circle {c} r {r}");
+            assert_eq!(
+                got.as_slice(),
+                expected,
+                "segment {s}->{e}, circle {c} r {r}"
+            );
         }
     }
 

@@ -60,7 +60,11 @@ pub fn intersect_segment_segment(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> Segm
         (_, 1.0) => b1,
         _ => lerp64(a0, a1, t),
     };
-    SegmentIntersection::Point { t: t as f32, u: u as f32, point }
+    SegmentIntersection::Point {
+        t: t as f32,
+        u: u as f32,
+        point,
+    }
 }
 
 #[inline]
@@ -103,20 +107,32 @@ fn collinear(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> SegmentIntersection {
     match (a_is_point, b_is_point) {
         (true, true) => {
             return if a0 == b0 {
-                SegmentIntersection::Point { t: 0.0, u: 0.0, point: a0 }
+                SegmentIntersection::Point {
+                    t: 0.0,
+                    u: 0.0,
+                    point: a0,
+                }
             } else {
                 SegmentIntersection::None
             };
         }
         (true, false) => {
             return match parameter_within(b0, b1, a0) {
-                Some(u) => SegmentIntersection::Point { t: 0.0, u: u as f32, point: a0 },
+                Some(u) => SegmentIntersection::Point {
+                    t: 0.0,
+                    u: u as f32,
+                    point: a0,
+                },
                 None => SegmentIntersection::None,
             };
         }
         (false, true) => {
             return match parameter_within(a0, a1, b0) {
-                Some(t) => SegmentIntersection::Point { t: t as f32, u: 0.0, point: b0 },
+                Some(t) => SegmentIntersection::Point {
+                    t: t as f32,
+                    u: 0.0,
+                    point: b0,
+                },
                 None => SegmentIntersection::None,
             };
         }
@@ -128,25 +144,61 @@ fn collinear(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> SegmentIntersection {
     let sign = if a1[axis] > a0[axis] { 1.0 } else { -1.0 };
     let key = |p: Vec2| sign * p[axis];
     let (ka0, ka1, kb0, kb1) = (key(a0), key(a1), key(b0), key(b1));
-    let (kb_lo, b_lo, u_lo) = if kb0 <= kb1 { (kb0, b0, 0.0) } else { (kb1, b1, 1.0) };
-    let (kb_hi, b_hi, u_hi) = if kb0 <= kb1 { (kb1, b1, 1.0) } else { (kb0, b0, 0.0) };
+    let (kb_lo, b_lo, u_lo) = if kb0 <= kb1 {
+        (kb0, b0, 0.0)
+    } else {
+        (kb1, b1, 1.0)
+    };
+    let (kb_hi, b_hi, u_hi) = if kb0 <= kb1 {
+        (kb1, b1, 1.0)
+    } else {
+        (kb0, b0, 0.0)
+    };
     if kb_hi < ka0 || kb_lo > ka1 {
         return SegmentIntersection::None;
     }
     let first = if ka0 >= kb_lo {
-        let u = if ka0 == kb_lo { u_lo } else { parameter(b0, b1, a0) };
-        End { t: 0.0, u, point: a0 }
+        let u = if ka0 == kb_lo {
+            u_lo
+        } else {
+            parameter(b0, b1, a0)
+        };
+        End {
+            t: 0.0,
+            u,
+            point: a0,
+        }
     } else {
-        End { t: parameter(a0, a1, b_lo), u: u_lo, point: b_lo }
+        End {
+            t: parameter(a0, a1, b_lo),
+            u: u_lo,
+            point: b_lo,
+        }
     };
     let last = if ka1 <= kb_hi {
-        let u = if ka1 == kb_hi { u_hi } else { parameter(b0, b1, a1) };
-        End { t: 1.0, u, point: a1 }
+        let u = if ka1 == kb_hi {
+            u_hi
+        } else {
+            parameter(b0, b1, a1)
+        };
+        End {
+            t: 1.0,
+            u,
+            point: a1,
+        }
     } else {
-        End { t: parameter(a0, a1, b_hi), u: u_hi, point: b_hi }
+        End {
+            t: parameter(a0, a1, b_hi),
+            u: u_hi,
+            point: b_hi,
+        }
     };
     if first.point == last.point {
-        SegmentIntersection::Point { t: first.t as f32, u: first.u as f32, point: first.point }
+        SegmentIntersection::Point {
+            t: first.t as f32,
+            u: first.u as f32,
+            point: first.point,
+        }
     } else {
         SegmentIntersection::Overlap {
             t: [first.t as f32, last.t as f32],
@@ -175,7 +227,15 @@ fn parameter(p0: Vec2, p1: Vec2, p: Vec2) -> f64 {
 fn parameter_within(p0: Vec2, p1: Vec2, p: Vec2) -> Option<f64> {
     let axis = dominant_axis(p1 - p0);
     let (lo, hi) = (p0[axis].min(p1[axis]), p0[axis].max(p1[axis]));
-    (lo..=hi).contains(&p[axis]).then(|| if p == p0 { 0.0 } else if p == p1 { 1.0 } else { parameter(p0, p1, p) })
+    (lo..=hi).contains(&p[axis]).then(|| {
+        if p == p0 {
+            0.0
+        } else if p == p1 {
+            1.0
+        } else {
+            parameter(p0, p1, p)
+        }
+    })
 }
 
 #[cfg(test)]
@@ -227,7 +287,11 @@ mod tests {
             ((v(3., 3.), v(3., 3.)), (v(3., 4.), v(3., 4.)), I::None),
         ];
         for ((a0, a1), (b0, b1), expected) in cases {
-            assert_eq!(intersect_segment_segment(a0, a1, b0, b1), expected, "a {a0}->{a1}, b {b0}->{b1}");
+            assert_eq!(
+                intersect_segment_segment(a0, a1, b0, b1),
+                expected,
+                "a {a0}->{a1}, b {b0}->{b1}"
+            );
         }
     }
 
@@ -238,7 +302,14 @@ mod tests {
         let a1 = v(1000.0, 1000.0);
         let b0 = v(10.0, 10.0_f32.next_up());
         let b1 = v(990.0, 990.0);
-        assert_eq!(intersect_segment_segment(a0, a1, b0, b1), I::Point { t: 0.99, u: 1.0, point: b1 });
+        assert_eq!(
+            intersect_segment_segment(a0, a1, b0, b1),
+            I::Point {
+                t: 0.99,
+                u: 1.0,
+                point: b1
+            }
+        );
         let b1_above = v(990.0, 990.0_f32.next_up());
         assert_eq!(intersect_segment_segment(a0, a1, b0, b1_above), I::None);
     }
@@ -246,7 +317,10 @@ mod tests {
     #[test]
     fn non_finite_is_none() {
         for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
-            assert_eq!(intersect_segment_segment(v(bad, 0.), v(1., 1.), v(0., 1.), v(1., 0.)), I::None);
+            assert_eq!(
+                intersect_segment_segment(v(bad, 0.), v(1., 1.), v(0., 1.), v(1., 0.)),
+                I::None
+            );
         }
     }
 }

@@ -54,15 +54,29 @@ use bevy_math::Vec2;
 #[doc(alias = "time_of_impact")]
 #[doc(alias = "line_sweeps_point")]
 #[must_use]
-pub fn sweep_point_segment(start_path: [Vec2; 2], end_path: [Vec2; 2], point_path: [Vec2; 2]) -> Sweeps {
+pub fn sweep_point_segment(
+    start_path: [Vec2; 2],
+    end_path: [Vec2; 2],
+    point_path: [Vec2; 2],
+) -> Sweeps {
     let [p0, p1] = start_path;
     let [q0, q1] = end_path;
     let [c0, c1] = point_path;
     if !all_finite([p0, p1, q0, q1, c0, c1]) {
         return Sweeps::NONE;
     }
-    let rel = |p: Vec2, c: Vec2| [f64::from(p.x) - f64::from(c.x), f64::from(p.y) - f64::from(c.y)];
-    let motion = Motion { a0: rel(p0, c0), a1: rel(p1, c1), b0: rel(q0, c0), b1: rel(q1, c1) };
+    let rel = |p: Vec2, c: Vec2| {
+        [
+            f64::from(p.x) - f64::from(c.x),
+            f64::from(p.y) - f64::from(c.y),
+        ]
+    };
+    let motion = Motion {
+        a0: rel(p0, c0),
+        a1: rel(p1, c1),
+        b0: rel(q0, c0),
+        b1: rel(q1, c1),
+    };
 
     // cross(A(t), B(t)) at both ends, with exact signs, and its leading coefficient.
     let f0 = orient2d(c0, p0, q0);
@@ -70,21 +84,29 @@ pub fn sweep_point_segment(start_path: [Vec2; 2], end_path: [Vec2; 2], point_pat
     let (da, db) = (motion.da(), motion.db());
     let k2 = cross(da, db);
     // Bound on k2's error: da and db carry one rounding each, and the product another.
-    let k2_error = 4.0 * f64::EPSILON * (norm1(da) + norm1(motion.a0) + norm1(motion.a1))
+    let k2_error = 4.0
+        * f64::EPSILON
+        * (norm1(da) + norm1(motion.a0) + norm1(motion.a1))
         * (norm1(db) + norm1(motion.b0) + norm1(motion.b1));
 
     let mut sweeps = Sweeps::NONE;
     if f0 == 0.0 && f1 == 0.0 && k2.abs() <= k2_error {
         // Collinear for the whole step: on the segment from the first t with A·B <= 0.
         if let Some(t) = motion.first_overlap() {
-            sweeps.push(motion.sweep_at(t).unwrap_or(Sweep { time: t as f32, along: 0.0 }));
+            sweeps.push(motion.sweep_at(t).unwrap_or(Sweep {
+                time: t as f32,
+                along: 0.0,
+            }));
         }
         return sweeps;
     }
     let (roots, n) = roots_in_unit(k2, f0, f1, k2_error);
     for &t in &roots[..n] {
         if let Some(sweep) = motion.sweep_at(t)
-            && sweeps.as_slice().last().is_none_or(|last| last.time != sweep.time)
+            && sweeps
+                .as_slice()
+                .last()
+                .is_none_or(|last| last.time != sweep.time)
         {
             sweeps.push(sweep);
         }
@@ -135,7 +157,10 @@ impl Motion {
         };
         (-ALONG_SLACK..=1.0 + ALONG_SLACK)
             .contains(&along)
-            .then(|| Sweep { time: t as f32, along: along.clamp(0.0, 1.0) as f32 })
+            .then(|| Sweep {
+                time: t as f32,
+                along: along.clamp(0.0, 1.0) as f32,
+            })
     }
 
     /// For a segment collinear with the point all step long: the first `t` at which the point is

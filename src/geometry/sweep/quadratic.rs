@@ -76,8 +76,8 @@ pub(crate) fn roots_in_unit(k2: f64, f0: f64, f1: f64, k2_error: f64) -> ([f64; 
             }
             let disc = h * h - k2 * k0;
             // Error of the discriminant: from the coefficients' own errors and its evaluation.
-            let disc_error = 4.0 * f64::EPSILON * (h * h + (k2 * k0).abs())
-                + k2_error * (k0.abs() + h.abs());
+            let disc_error =
+                4.0 * f64::EPSILON * (h * h + (k2 * k0).abs()) + k2_error * (k0.abs() + h.abs());
             if disc < -disc_error {
                 return out;
             }
