@@ -17,9 +17,9 @@ const F64_EPS: f64 = f64::EPSILON / 2.0;
 /// Shewchuk's first-stage error bound for the orientation determinant, `(3 + 16ε)ε`.
 const ORIENT_ERR_BOUND: f64 = (3.0 + 16.0 * F64_EPS) * F64_EPS;
 
-/// How much smaller than the value the error bound must be for the fast value to be returned
-/// by [`orient2d`] (relative error at most `2^-30`, far below one `f32` ulp).
-const ORIENT_VALUE_MARGIN: f64 = (1u64 << 30) as f64;
+/// Relative error accepted from a plain `f64` evaluation before falling back to an expansion:
+/// `2^-30`, far below one `f32` ulp of any quantity derived from it.
+const PLAIN_ACCURACY: f64 = 1.0 / (1u64 << 30) as f64;
 
 /// `a + b` as an unevaluated sum `s + err` with `s = fl(a + b)` (Knuth's two-sum).
 #[inline]
@@ -125,7 +125,7 @@ pub(crate) fn orient2d(a: Vec2, b: Vec2, c: Vec2) -> f64 {
     let right = (by - ay) * (cx - ax);
     let det = left - right;
     let bound = ORIENT_ERR_BOUND * (left.abs() + right.abs());
-    if det.abs() > bound * ORIENT_VALUE_MARGIN {
+    if det.abs() * PLAIN_ACCURACY > bound {
         return det;
     }
     orient2d_exact(ax, ay, bx, by, cx, cy)
@@ -166,28 +166,46 @@ fn orient2d_exact(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, cy: f64) -> f64 {
     }
 }
 
-/// `a.x·b.y − a.y·b.x` for `f64` vectors, accurate to a few ulps even under cancellation.
+/// `x·y + z·w` for `f64` values, accurate to a few ulps even under cancellation; its sign is
+/// exact. Plain `f64` when its error bound allows, an expansion otherwise.
+#[inline]
+fn sum_of_products(x: f64, y: f64, z: f64, w: f64) -> f64 {
+    let (p, q) = (x * y, z * w);
+    let plain = p + q;
+    // Two product roundings and one sum rounding, each at most ε/2 of its magnitude.
+    if plain.abs() * PLAIN_ACCURACY > 2.0 * F64_EPS * (p.abs() + q.abs()) {
+        return plain;
+    }
+    let mut sum = Expansion::<4>::new();
+    sum.add_product(x, y);
+    sum.add_product(z, w);
+    sum.approximate()
+}
+
+/// `a.x·b.y − a.y·b.x` for `f64` vectors, accurate to a few ulps even under cancellation; its
+/// sign is exact.
 #[inline]
 pub(crate) fn cross_accurate(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
-    let mut sum = Expansion::<4>::new();
-    sum.add_product(ax, by);
-    sum.add_product(-ay, bx);
-    sum.approximate()
+    sum_of_products(ax, by, -ay, bx)
 }
 
 /// `a.x·b.x + a.y·b.y` for `f64` vectors, accurate to a few ulps even under cancellation; its
 /// sign is exact.
 #[inline]
 pub(crate) fn dot_accurate(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
-    let mut sum = Expansion::<4>::new();
-    sum.add_product(ax, bx);
-    sum.add_product(ay, by);
-    sum.approximate()
+    sum_of_products(ax, bx, ay, by)
 }
 
-/// `a.x² + a.y² − r²` for `f64` values, accurate to a few ulps even when `|a| ≈ r`.
+/// `a.x² + a.y² − r²` for `f64` values, accurate to a few ulps even when `|a| ≈ r`; its sign is
+/// exact. Plain `f64` when its error bound allows, an expansion otherwise.
 #[inline]
 pub(crate) fn norm_squared_minus(ax: f64, ay: f64, r: f64) -> f64 {
+    let magnitude = ax * ax + ay * ay + r * r;
+    let plain = ax * ax + ay * ay - r * r;
+    // Three product roundings and two sum roundings, each at most ε/2 of the magnitude.
+    if plain.abs() * PLAIN_ACCURACY > 3.0 * F64_EPS * magnitude {
+        return plain;
+    }
     let mut sum = Expansion::<6>::new();
     sum.add_product(ax, ax);
     sum.add_product(ay, ay);

@@ -6,7 +6,8 @@ use core::fmt;
 use wide::f32x8;
 
 /// Segments as a structure of arrays: segment `i` runs from `(start_x[i], start_y[i])` to
-/// `(end_x[i], end_y[i])`. All four slices must have the same length.
+/// `(end_x[i], end_y[i])`, in the same frame as the box they are clipped against. All four
+/// slices must have the same length.
 #[derive(Clone, Copy, Debug)]
 pub struct SegmentBatch<'a> {
     /// `x` of each segment's start.
@@ -188,22 +189,15 @@ impl Lanes {
         let scalar_lanes = (!in_range | tiny(dx) | tiny(dy) | !(hit | miss)).to_bitmask();
         let (lo, hi, hit) = (lo.to_array(), hi.to_array(), hit.to_bitmask());
         for (lane, slot) in out.iter_mut().enumerate() {
-            *slot = if scalar_lanes & (1 << lane) != 0 {
-                scalar(
-                    input[0][lane],
-                    input[1][lane],
-                    input[2][lane],
-                    input[3][lane],
-                    aabb,
-                )
-            } else if hit & (1 << lane) != 0 {
-                Some(SegmentClip {
-                    entry: lo[lane],
-                    exit: hi[lane],
-                })
-            } else {
-                None
-            };
+            let value = SegmentClip { entry: lo[lane], exit: hi[lane] };
+            *slot = (hit & (1 << lane) != 0).then_some(value);
+        }
+        if scalar_lanes != 0 {
+            for (lane, slot) in out.iter_mut().enumerate() {
+                if scalar_lanes & (1 << lane) != 0 {
+                    *slot = scalar(input[0][lane], input[1][lane], input[2][lane], input[3][lane], aabb);
+                }
+            }
         }
     }
 }

@@ -17,7 +17,9 @@ const TOP: u8 = 8;
 /// and the test repeats, at most four times. Here the endpoints move along the parameter `t`
 /// of the original segment, so the result is the same [`SegmentClip`] as the other clippers.
 ///
-/// Same results as the other clippers; see the [module docs](super) for exactness.
+/// Frame, parameters, closed boundaries and degenerate cases are exactly as for
+/// [`clip_segment_aabb`](super::clip_segment_aabb), and the results are the same as the other
+/// clippers'; see the [module docs](super) for exactness.
 #[doc(alias = "Cohen-Sutherland")]
 #[doc(alias = "outcode")]
 #[inline]

@@ -14,7 +14,9 @@ use bevy_math::{Vec2, bounding::Aabb2d};
 /// segment is wholly outside it, while `q_k = 0` (lying on the side's line) is inside, because
 /// boundaries are closed.
 ///
-/// Same results as the other clippers; see the [module docs](super) for exactness.
+/// Frame, parameters, closed boundaries and degenerate cases are exactly as for
+/// [`clip_segment_aabb`](super::clip_segment_aabb), and the results are the same as the other
+/// clippers'; see the [module docs](super) for exactness.
 #[doc(alias = "Liang-Barsky")]
 #[inline]
 #[must_use]

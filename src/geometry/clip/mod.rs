@@ -168,16 +168,11 @@ pub(crate) fn certify(
             // one of them is ±∞; the band is relative to the clamped size. NaN falls through
             // to the exact decision.
             let band = ESTIMATE_ERROR * lo.max(hi).min(1.0) + f32::MIN_POSITIVE;
-            if hi - lo > band {
-                Some(SegmentClip {
-                    entry: lo,
-                    exit: hi,
-                })
-            } else if lo - hi > band {
-                None
-            } else {
-                clip_exactly(start, end, aabb)
+            let hit = hi - lo > band;
+            if !hit && !(lo - hi > band) {
+                return clip_exactly(start, end, aabb);
             }
+            hit.then_some(SegmentClip { entry: lo, exit: hi })
         }
         Estimate::Unsure => clip_exactly(start, end, aabb),
     }

@@ -53,7 +53,9 @@ const SECTOR_TABLE: [[(u8, u8); 9]; 9] = [
 /// the idea of seed 001, which claims a win when most segments are wholly inside or outside;
 /// `benches/kernels.rs` measures that claim.
 ///
-/// Same results as the other clippers; see the [module docs](super) for exactness.
+/// Frame, parameters, closed boundaries and degenerate cases are exactly as for
+/// [`clip_segment_aabb`](super::clip_segment_aabb), and the results are the same as the other
+/// clippers'; see the [module docs](super) for exactness.
 #[doc(alias = "9-sector")]
 #[inline]
 #[must_use]

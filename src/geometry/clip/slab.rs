@@ -14,7 +14,9 @@ use bevy_math::{Vec2, bounding::Aabb2d};
 /// slab's edge line computes `0 · ∞ = NaN`, which a branch-free `min`/`max` would silently
 /// turn into "outside". Such an axis is decided by comparing the coordinate instead.
 ///
-/// Same results as the other clippers; see the [module docs](super) for exactness.
+/// Frame, parameters, closed boundaries and degenerate cases are exactly as for
+/// [`clip_segment_aabb`](super::clip_segment_aabb), and the results are the same as the other
+/// clippers'; see the [module docs](super) for exactness.
 #[doc(alias = "ray_aabb")]
 #[inline]
 #[must_use]

@@ -13,7 +13,7 @@
 /// Equation", 2005).
 ///
 /// The caller handles `f0 == f1 == k2 == 0` (identically zero) itself.
-#[inline]
+#[inline(always)]
 pub(crate) fn roots_in_unit(k2: f64, f0: f64, f1: f64, k2_error: f64) -> ([f64; 2], usize) {
     let k0 = f0;
     let k1 = f1 - f0 - k2;
