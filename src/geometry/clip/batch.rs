@@ -189,13 +189,22 @@ impl Lanes {
         let scalar_lanes = (!in_range | tiny(dx) | tiny(dy) | !(hit | miss)).to_bitmask();
         let (lo, hi, hit) = (lo.to_array(), hi.to_array(), hit.to_bitmask());
         for (lane, slot) in out.iter_mut().enumerate() {
-            let value = SegmentClip { entry: lo[lane], exit: hi[lane] };
+            let value = SegmentClip {
+                entry: lo[lane],
+                exit: hi[lane],
+            };
             *slot = (hit & (1 << lane) != 0).then_some(value);
         }
         if scalar_lanes != 0 {
             for (lane, slot) in out.iter_mut().enumerate() {
                 if scalar_lanes & (1 << lane) != 0 {
-                    *slot = scalar(input[0][lane], input[1][lane], input[2][lane], input[3][lane], aabb);
+                    *slot = scalar(
+                        input[0][lane],
+                        input[1][lane],
+                        input[2][lane],
+                        input[3][lane],
+                        aabb,
+                    );
                 }
             }
         }

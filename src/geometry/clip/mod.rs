@@ -172,7 +172,10 @@ pub(crate) fn certify(
             if !hit && !(lo - hi > band) {
                 return clip_exactly(start, end, aabb);
             }
-            hit.then_some(SegmentClip { entry: lo, exit: hi })
+            hit.then_some(SegmentClip {
+                entry: lo,
+                exit: hi,
+            })
         }
         Estimate::Unsure => clip_exactly(start, end, aabb),
     }
