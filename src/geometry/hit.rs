@@ -105,17 +105,14 @@ impl CircleHits {
         }
     }
 
-    /// Two roots, which must be ascending.
+    /// Two distinct roots, ascending. They may be equal once rounded to `f32` (a segment that
+    /// enters and leaves within one ulp of `t`): both are kept, since they are two crossings.
     #[inline]
     pub(crate) fn two(t0: f32, t1: f32) -> Self {
         debug_assert!(t0 <= t1, "roots out of order: {t0} > {t1}");
-        if t0 == t1 {
-            Self::one(t0)
-        } else {
-            Self {
-                t: [t0, t1],
-                len: 2,
-            }
+        Self {
+            t: [t0, t1],
+            len: 2,
         }
     }
 

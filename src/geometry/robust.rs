@@ -19,7 +19,7 @@ const ORIENT_ERR_BOUND: f64 = (3.0 + 16.0 * F64_EPS) * F64_EPS;
 
 /// Relative error accepted from a plain `f64` evaluation before falling back to an expansion:
 /// `2^-30`, far below one `f32` ulp of any quantity derived from it.
-const PLAIN_ACCURACY: f64 = 1.0 / (1u64 << 30) as f64;
+pub(crate) const PLAIN_ACCURACY: f64 = 1.0 / (1u64 << 30) as f64;
 
 /// `a + b` as an unevaluated sum `s + err` with `s = fl(a + b)` (Knuth's two-sum).
 #[inline]
@@ -103,6 +103,26 @@ impl<const N: usize> Expansion<N> {
             .map_or(Ordering::Equal, |p| p.total_cmp(&0.0))
     }
 
+    /// The sum rounded to `f64` with its exact sign: exactly zero only if the sum is.
+    #[inline]
+    pub(crate) fn signed_approximation(&self) -> f64 {
+        match self.sign() {
+            Ordering::Equal => 0.0,
+            sign => {
+                let value = self.approximate();
+                // Summing a nonoverlapping expansion keeps its sign; the guard makes the
+                // contract independent of that argument.
+                if value.total_cmp(&0.0) == sign {
+                    value
+                } else if sign == Ordering::Greater {
+                    f64::MIN_POSITIVE
+                } else {
+                    -f64::MIN_POSITIVE
+                }
+            }
+        }
+    }
+
     /// The sum rounded to `f64`, with a relative error of a few units in the last place.
     #[inline]
     pub(crate) fn approximate(&self) -> f64 {
@@ -149,21 +169,7 @@ fn orient2d_exact(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, cy: f64) -> f64 {
     ] {
         sum.add(term);
     }
-    match sum.sign() {
-        Ordering::Equal => 0.0,
-        // Guard against the approximation rounding to zero or to the wrong sign (it cannot for
-        // a nonoverlapping expansion, but the sign is the contract).
-        sign => {
-            let value = sum.approximate();
-            if value.total_cmp(&0.0) == sign {
-                value
-            } else if sign == Ordering::Greater {
-                f64::MIN_POSITIVE
-            } else {
-                -f64::MIN_POSITIVE
-            }
-        }
-    }
+    sum.signed_approximation()
 }
 
 /// `x·y + z·w` for `f64` values, accurate to a few ulps even under cancellation; its sign is
@@ -182,13 +188,6 @@ fn sum_of_products(x: f64, y: f64, z: f64, w: f64) -> f64 {
     sum.approximate()
 }
 
-/// `a.x·b.y − a.y·b.x` for `f64` vectors, accurate to a few ulps even under cancellation; its
-/// sign is exact.
-#[inline]
-pub(crate) fn cross_accurate(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
-    sum_of_products(ax, by, -ay, bx)
-}
-
 /// `a.x·b.x + a.y·b.y` for `f64` vectors, accurate to a few ulps even under cancellation; its
 /// sign is exact.
 #[inline]
@@ -196,21 +195,66 @@ pub(crate) fn dot_accurate(ax: f64, ay: f64, bx: f64, by: f64) -> f64 {
     sum_of_products(ax, bx, ay, by)
 }
 
-/// `a.x² + a.y² − r²` for `f64` values, accurate to a few ulps even when `|a| ≈ r`; its sign is
-/// exact. Plain `f64` when its error bound allows, an expansion otherwise.
+/// `|p − c|² − r²` for `f32` input: the power of `p` with respect to the circle. Negative
+/// inside, zero exactly on the circle, positive outside.
+///
+/// The sign is always exact; the magnitude has a relative error below `2^-30`. Like
+/// [`orient2d`], it expands into products of input coordinates, each exact in `f64`,
+/// (`px² − 2·px·cx + cx² + py² − 2·py·cy + cy² − r²`) when the plain evaluation cannot be
+/// certified. Input must be finite.
 #[inline]
-pub(crate) fn norm_squared_minus(ax: f64, ay: f64, r: f64) -> f64 {
-    let magnitude = ax * ax + ay * ay + r * r;
-    let plain = ax * ax + ay * ay - r * r;
-    // Three product roundings and two sum roundings, each at most ε/2 of the magnitude.
-    if plain.abs() * PLAIN_ACCURACY > 3.0 * F64_EPS * magnitude {
+pub(crate) fn circle_power(p: Vec2, c: Vec2, r: f32) -> f64 {
+    let (px, py, cx, cy) = (
+        f64::from(p.x),
+        f64::from(p.y),
+        f64::from(c.x),
+        f64::from(c.y),
+    );
+    let (dx, dy) = (px - cx, py - cy);
+    let r2 = f64::from(r) * f64::from(r);
+    let d2 = dx * dx + dy * dy;
+    let plain = d2 - r2;
+    // Each difference rounds once, each square and sum once more: within 5u(d² + r²).
+    if plain.abs() * PLAIN_ACCURACY > 4.0 * f64::EPSILON * (d2 + r2) {
         return plain;
     }
-    let mut sum = Expansion::<6>::new();
-    sum.add_product(ax, ax);
-    sum.add_product(ay, ay);
-    sum.add_product(-r, r);
-    sum.approximate()
+    let mut sum = Expansion::<7>::new();
+    for term in [
+        px * px,
+        -2.0 * px * cx,
+        cx * cx,
+        py * py,
+        -2.0 * py * cy,
+        cy * cy,
+        -r2,
+    ] {
+        sum.add(term);
+    }
+    sum.signed_approximation()
+}
+
+/// `cross(a1 − a0, b1 − b0)` for `a_i = p_i − c_i` and `b_i = q_i − c_i`, `f32` points: how the
+/// directions of two moving offsets change together over a step. Exact sign, magnitude within
+/// a few ulps.
+///
+/// Each component of `a1 − a0` is a signed sum of four input coordinates, so the cross product
+/// is a signed sum of 32 products of input coordinates, each exact in `f64`; they are summed
+/// exactly. Costly (about a thousand flops), so callers use it only when the plain value's
+/// error bound is too large.
+#[cold]
+pub(crate) fn cross_of_motions(p: [Vec2; 2], q: [Vec2; 2], c: [Vec2; 2]) -> f64 {
+    // (point, sign) terms of a1 − a0 = p1 − c1 − p0 + c0, and of b1 − b0 likewise.
+    let a = [(p[1], 1.0), (c[1], -1.0), (p[0], -1.0), (c[0], 1.0)];
+    let b = [(q[1], 1.0), (c[1], -1.0), (q[0], -1.0), (c[0], 1.0)];
+    let mut sum = Expansion::<32>::new();
+    for (u, su) in a {
+        for (v, sv) in b {
+            let s = su * sv;
+            sum.add(s * f64::from(u.x) * f64::from(v.y));
+            sum.add(-s * f64::from(u.y) * f64::from(v.x));
+        }
+    }
+    sum.signed_approximation()
 }
 
 /// `true` if every component of every point is finite.
@@ -299,16 +343,20 @@ mod tests {
     }
 
     #[test]
-    fn cross_and_norm_are_accurate_under_cancellation() {
+    fn dot_and_circle_power_under_cancellation() {
         let a = 1.0 + f64::EPSILON;
-        // (1+ε)(1−ε) − 1·1 = −ε²: lost entirely by the naive formula.
+        // (1+ε)·1 + 1·(ε−1)... as a dot product: (1+ε)(1−ε) − 1·1 = −ε², lost by the naive sum.
         assert_eq!(
-            cross_accurate(a, 1.0, 1.0, 2.0 - a),
+            dot_accurate(a, 1.0, 2.0 - a, -1.0),
             -f64::EPSILON * f64::EPSILON
         );
-        assert_eq!(
-            norm_squared_minus(a, 0.0, 1.0),
-            2.0 * f64::EPSILON + f64::EPSILON * f64::EPSILON
-        );
+        // A point one ulp outside a unit circle far from the origin: the difference 1e20 − c
+        // is not exact in f64, the power's sign must be anyway.
+        let c = Vec2::new(0.0, 1.0e20);
+        let on = Vec2::new(0.0, 1.0e20 - 1.0e20 * f32::EPSILON);
+        let r = (c.y - on.y).abs();
+        assert_eq!(circle_power(on, c, r), 0.0);
+        assert!(circle_power(Vec2::new(f32::from_bits(1), on.y), c, r) > 0.0);
+        assert!(circle_power(Vec2::new(0.0, 1.0), Vec2::new(0.0, f32::from_bits(1)), 1.0) < 0.0);
     }
 }

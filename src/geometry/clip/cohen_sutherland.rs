@@ -15,7 +15,10 @@ const TOP: u8 = 8;
 /// zero: the segment is inside (trivial accept). A bit common to both: it is wholly beyond that
 /// side (trivial reject). Otherwise an outside endpoint is moved to the boundary it violates
 /// and the test repeats, at most four times. Here the endpoints move along the parameter `t`
-/// of the original segment, so the result is the same [`SegmentClip`] as the other clippers.
+/// of the original segment, so the result is the same [`SegmentClip`] as the other clippers,
+/// and the outcode of a moved endpoint is found by comparing parameters, not rounded
+/// coordinates: a coordinate computed as `start + t·d` rounds relative to the coordinates'
+/// size and can put a point that misses a corner onto the boundary.
 ///
 /// Frame, parameters, closed boundaries and degenerate cases are exactly as for
 /// [`clip_segment_aabb`](super::clip_segment_aabb), and the results are the same as the other
@@ -49,6 +52,36 @@ fn outcode(p: Vec2, aabb: &Aabb2d) -> u8 {
     code
 }
 
+/// The outcode of `start + t·d`, decided by comparing `t` with the parameters at which the
+/// segment crosses each boundary line.
+#[inline]
+fn outcode_at(start: Vec2, d: Vec2, t: f32, aabb: &Aabb2d) -> u8 {
+    let axis = |s: f32, d: f32, min: f32, max: f32, below: u8, above: u8| {
+        if d == 0.0 {
+            // Never moves along this axis: the start's code holds all along.
+            return if s < min {
+                below
+            } else if s > max {
+                above
+            } else {
+                0
+            };
+        }
+        let (t_min, t_max) = ((min - s) / d, (max - s) / d);
+        let beyond_min = if d > 0.0 { t < t_min } else { t > t_min };
+        let beyond_max = if d > 0.0 { t > t_max } else { t < t_max };
+        if beyond_min {
+            below
+        } else if beyond_max {
+            above
+        } else {
+            0
+        }
+    };
+    axis(start.x, d.x, aabb.min.x, aabb.max.x, LEFT, RIGHT)
+        | axis(start.y, d.y, aabb.min.y, aabb.max.y, BOTTOM, TOP)
+}
+
 fn estimate(start: Vec2, end: Vec2, aabb: &Aabb2d) -> Estimate {
     let (mut code0, mut code1) = (outcode(start, aabb), outcode(end, aabb));
     if code0 | code1 == 0 {
@@ -80,7 +113,7 @@ fn estimate(start: Vec2, end: Vec2, aabb: &Aabb2d) -> Estimate {
         } else {
             ((aabb.max.y - start.y) / d.y, BOTTOM | TOP)
         };
-        let new_code = outcode(start + d * t, aabb) & !clipped_axis_bits;
+        let new_code = outcode_at(start, d, t, aabb) & !clipped_axis_bits;
         if clip_start {
             (t0, code0) = (t, new_code);
         } else {

@@ -169,7 +169,8 @@ pub(crate) fn certify(
             // to the exact decision.
             let band = ESTIMATE_ERROR * lo.max(hi).min(1.0) + f32::MIN_POSITIVE;
             let hit = hi - lo > band;
-            if !hit && !(lo - hi > band) {
+            let miss = lo - hi > band;
+            if !(hit || miss) {
                 return clip_exactly(start, end, aabb);
             }
             hit.then_some(SegmentClip {

@@ -49,9 +49,8 @@ const SECTOR_TABLE: [[(u8, u8); 9]; 9] = [
 /// Finds the sectors of both endpoints with four comparisons each, then looks up which edges
 /// could be crossed on the way in and on the way out. Segments wholly inside (`4 → 4`) or
 /// beyond one side (e.g. `0 → 2`) cost no arithmetic at all; otherwise only the listed edges
-/// are intersected, each by one division and a range check of the other coordinate. This is
-/// the idea of seed 001, which claims a win when most segments are wholly inside or outside;
-/// `benches/kernels.rs` measures that claim.
+/// are intersected, one division each. This is the idea of seed 001, which claims a win when
+/// most segments are wholly inside or outside; `benches/kernels.rs` measures that claim.
 ///
 /// Frame, parameters, closed boundaries and degenerate cases are exactly as for
 /// [`clip_segment_aabb`](super::clip_segment_aabb), and the results are the same as the other
@@ -92,43 +91,36 @@ fn estimate(start: Vec2, end: Vec2, aabb: &Aabb2d) -> Estimate {
         _ => {}
     }
     let d = end - start;
-    let crossing = |edges| {
-        if edges == IN {
-            return None;
+    // The seed casts a ray at each listed edge and checks that the hit lies within the edge.
+    // Here the parameters of the listed edges are combined as in Liang–Barsky instead: the
+    // entry is the latest entering crossing (the start lies beyond exactly those edges), the
+    // exit the earliest leaving one. Same edges, same divisions, but every comparison is
+    // between parameters, whose rounding error is relative to the parameter; the seed's
+    // coordinate check rounds relative to the coordinates, and can accept a segment that
+    // misses a box corner by far more than an ulp of `t`.
+    let mut lo = 0.0_f32;
+    let mut hi = 1.0_f32;
+    for edge in [L, R, B, T] {
+        if entry_edges & edge != 0 {
+            lo = lo.max(crossing(start, d, aabb, edge));
         }
-        // A corner sector lists two edges; at most one of them is really crossed (both, when
-        // the segment passes exactly through the corner, at the same parameter).
-        [L, R, B, T]
-            .into_iter()
-            .filter(|edge| edges & edge != 0)
-            .find_map(|edge| edge_hit(start, d, aabb, edge))
-            .map(Some)
-            .unwrap_or(Some(f32::NAN))
-    };
-    // `None`: inside at that end; NaN: no listed edge was hit, which the exact test confirms.
-    let lo = crossing(entry_edges).unwrap_or(0.0);
-    let hi = crossing(exit_edges).unwrap_or(1.0);
-    if lo.is_nan() || hi.is_nan() {
-        Estimate::Unsure
-    } else {
-        Estimate::Interval { lo, hi }
+        if exit_edges & edge != 0 {
+            hi = hi.min(crossing(start, d, aabb, edge));
+        }
     }
+    Estimate::Interval { lo, hi }
 }
 
-/// Where the segment `start + t·d` crosses the given edge of the box, if it does for `t` in
-/// `[0, 1]` within the edge's extent (closed).
+/// The parameter at which the segment `start + t·d` crosses the line of the given edge. The
+/// table only lists edges the segment crosses, so the direction is nonzero along that axis.
 #[inline]
-fn edge_hit(start: Vec2, d: Vec2, aabb: &Aabb2d, edge: u8) -> Option<f32> {
-    // (axis crossed, its coordinate, the other axis)
-    let (axis, at, other) = match edge {
-        L => (0, aabb.min.x, 1),
-        R => (0, aabb.max.x, 1),
-        B => (1, aabb.min.y, 0),
-        _ => (1, aabb.max.y, 0),
-    };
-    let t = (at - start[axis]) / d[axis];
-    let across = start[other] + d[other] * t;
-    ((0.0..=1.0).contains(&t) && (aabb.min[other]..=aabb.max[other]).contains(&across)).then_some(t)
+fn crossing(start: Vec2, d: Vec2, aabb: &Aabb2d, edge: u8) -> f32 {
+    match edge {
+        L => (aabb.min.x - start.x) / d.x,
+        R => (aabb.max.x - start.x) / d.x,
+        B => (aabb.min.y - start.y) / d.y,
+        _ => (aabb.max.y - start.y) / d.y,
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Segment–circle intersection (seed 003), robust for long segments and small circles.
 
 use crate::geometry::CircleHits;
-use crate::geometry::robust::{all_finite, cross_accurate, norm_squared_minus};
+use crate::geometry::robust::{all_finite, circle_power, orient2d};
 use bevy_math::Vec2;
 use core::cmp::Ordering;
 
@@ -47,20 +47,18 @@ pub fn intersect_segment_circle(start: Vec2, end: Vec2, center: Vec2, radius: f3
         return CircleHits::NONE;
     }
     let r = f64::from(radius);
-    // Relative to the centre, in f64 (differences of f32 are exact there unless the values are
-    // more than 2^28 apart in magnitude).
-    let f = |p: Vec2| {
-        (
-            f64::from(p.x) - f64::from(center.x),
-            f64::from(p.y) - f64::from(center.y),
-        )
-    };
-    let (fx, fy) = f(start);
-    let (ex, ey) = f(end);
-    let (dx, dy) = (ex - fx, ey - fy);
-    // g(t) = a·t² + 2b·t + c, with g(0) = c and g(1) = c_end.
-    let c = norm_squared_minus(fx, fy, r);
-    let c_end = norm_squared_minus(ex, ey, r);
+    // g(t) = |start + t·d − center|² − r² = a·t² + 2b·t + c, with g(0) = c and g(1) = c_end
+    // evaluated with exact signs: whether each end is inside, on or outside the circle.
+    let c = circle_power(start, center, radius);
+    let c_end = circle_power(end, center, radius);
+    let (dx, dy) = (
+        f64::from(end.x) - f64::from(start.x),
+        f64::from(end.y) - f64::from(start.y),
+    );
+    let (fx, fy) = (
+        f64::from(start.x) - f64::from(center.x),
+        f64::from(start.y) - f64::from(center.y),
+    );
     let a = dx * dx + dy * dy;
     if a == 0.0 {
         return if c == 0.0 {
@@ -97,7 +95,12 @@ pub fn intersect_segment_circle(start: Vec2, end: Vec2, center: Vec2, radius: f3
         }
         // One end strictly inside, one strictly outside: exactly one crossing in (0, 1).
         (Ordering::Less, Ordering::Greater) | (Ordering::Greater, Ordering::Less) => {
-            let roots = roots(a, b, c, discriminant(a, dx, dy, fx, fy, r).max(0.0));
+            let roots = roots(
+                a,
+                b,
+                c,
+                discriminant(a, b, c, r, start, end, center).max(0.0),
+            );
             // The root in range is the one between the two ends; pick the nearer to it.
             let pick = if (0.0..=1.0).contains(&roots[0]) {
                 roots[0]
@@ -113,7 +116,7 @@ pub fn intersect_segment_circle(start: Vec2, end: Vec2, center: Vec2, radius: f3
             if !(0.0 < vertex && vertex < 1.0) {
                 return CircleHits::NONE;
             }
-            let disc = discriminant(a, dx, dy, fx, fy, r);
+            let disc = discriminant(a, b, c, r, start, end, center);
             match disc.total_cmp(&0.0) {
                 Ordering::Less => CircleHits::NONE,
                 Ordering::Equal => CircleHits::one(vertex as f32),
@@ -126,11 +129,24 @@ pub fn intersect_segment_circle(start: Vec2, end: Vec2, center: Vec2, radius: f3
     }
 }
 
-/// `Δ/4 = |d|²·r² − cross(d, f)²`: how far inside the circle the line passes (times `|d|²`).
+/// `Δ/4 = b² − a·c = |d|²·r² − cross(d, f)²` (Lagrange's identity), from whichever form is
+/// more accurate here. The first loses everything when the start is far from a small circle
+/// (`b²` and `a·c` huge and nearly equal); the second when the start is near the circle and
+/// the line nearly tangent (`|d|²r²` and `cross²` nearly equal, while `c` is tiny and exact).
+/// The cross product is the orientation of the centre against the segment, so its sign, and
+/// with it the "passes exactly through the centre" case of a zero radius, is exact.
 #[inline]
-fn discriminant(a: f64, dx: f64, dy: f64, fx: f64, fy: f64, r: f64) -> f64 {
-    let cross = cross_accurate(dx, dy, fx, fy);
-    a * r * r - cross * cross
+fn discriminant(a: f64, b: f64, c: f64, r: f64, start: Vec2, end: Vec2, center: Vec2) -> f64 {
+    let cross = orient2d(start, end, center);
+    let lagrange = a * r * r - cross * cross;
+    // Sizes of the terms each form subtracts: its rounding error is proportional to them.
+    let lagrange_error = a * r * r + cross * cross;
+    let textbook_error = b * b + (a * c).abs();
+    if textbook_error < lagrange_error {
+        b * b - a * c
+    } else {
+        lagrange
+    }
 }
 
 /// Both roots of `a·t² + 2b·t + c` for `disc = b² − a·c >= 0`, ascending, without cancellation.

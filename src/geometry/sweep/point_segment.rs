@@ -1,7 +1,9 @@
 //! Moving segment against moving point (seed 002): the cross-product quadratic.
 
 use super::quadratic::roots_in_unit;
-use crate::geometry::robust::{all_finite, dot_accurate, orient2d};
+use crate::geometry::robust::{
+    PLAIN_ACCURACY, all_finite, cross_of_motions, dot_accurate, orient2d,
+};
 use crate::geometry::{Sweep, Sweeps};
 use bevy_math::Vec2;
 
@@ -35,6 +37,19 @@ use bevy_math::Vec2;
 ///   is reported, once.
 /// - Touching an endpoint counts (`along` 0 or 1).
 /// - Non-finite input gives no sweep.
+///
+/// # Precision
+/// Whether the point is on the segment at the very start or end of the step is decided
+/// exactly, and so is the number of sign changes of the cross product in between. Inside the
+/// step, times come from a cancellation-free quadratic in `f64` (its leading coefficient summed
+/// exactly when the motions nearly cancel) and are accurate to about `2^-50` of the step;
+/// `along`, and whether the point is between the endpoints, are then evaluated at that time. So
+/// they are reliable while the point moves, relative to the endpoints, less than about `2^24`
+/// times the segment's length per step (a 1-unit segment and a point 16 million units apart a
+/// tick later), with coordinates up to `2^24`; beyond that, for instance a segment that shrinks
+/// from `10^20` units to a point within one step, a contact at the moment of collapse can be
+/// misjudged. The tests compare with an exact oracle inside that domain and check only
+/// "no panic, no NaN, in range" outside it.
 ///
 /// # Example
 /// The seed's *simple* motion: a vertical segment moving right through a still point.
@@ -82,12 +97,18 @@ pub fn sweep_point_segment(
     let f0 = orient2d(c0, p0, q0);
     let f1 = orient2d(c1, p1, q1);
     let (da, db) = (motion.da(), motion.db());
-    let k2 = cross(da, db);
-    // Bound on k2's error: da and db carry one rounding each, and the product another.
-    let k2_error = 4.0
-        * f64::EPSILON
-        * (norm1(da) + norm1(motion.a0) + norm1(motion.a1))
-        * (norm1(db) + norm1(motion.b0) + norm1(motion.b1));
+    // Bound on k2's error, componentwise: da and db carry at most two roundings relative to
+    // the positions they are differences of, and each product and the difference one more.
+    // When that bound is not small against k2 (near-parallel motions of large offsets, where
+    // da and db cancel), k2 is summed exactly instead.
+    let (mut k2, mut k2_error) = (
+        cross(da, db),
+        product_error(motion.a0, motion.a1, motion.b0, motion.b1),
+    );
+    if k2_error > k2.abs() * PLAIN_ACCURACY {
+        k2 = cross_of_motions(start_path, end_path, point_path);
+        k2_error = k2.abs() * f64::EPSILON;
+    }
 
     let mut sweeps = Sweeps::NONE;
     if f0 == 0.0 && f1 == 0.0 && k2.abs() <= k2_error {
@@ -100,14 +121,15 @@ pub fn sweep_point_segment(
         }
         return sweeps;
     }
-    let (roots, n) = roots_in_unit(k2, f0, f1, k2_error);
+    // The middle coefficient directly: cross(a0, db) + cross(da, b0).
+    let (a0, b0) = (motion.a0, motion.b0);
+    let k1 = cross(a0, db) + cross(da, b0);
+    let k1_error = product_error([0.0; 2], a0, motion.b0, motion.b1)
+        + product_error(motion.a0, motion.a1, [0.0; 2], b0);
+    let (roots, n) = roots_in_unit(k2, f0, f1, k2_error, (k1, k1_error));
+    // Distinct roots stay distinct sweeps even if they round to the same `f32` time.
     for &t in &roots[..n] {
-        if let Some(sweep) = motion.sweep_at(t)
-            && sweeps
-                .as_slice()
-                .last()
-                .is_none_or(|last| last.time != sweep.time)
-        {
+        if let Some(sweep) = motion.sweep_at(t) {
             sweeps.push(sweep);
         }
     }
@@ -137,7 +159,10 @@ impl Motion {
     }
 
     fn at(&self, t: f64) -> ([f64; 2], [f64; 2]) {
-        let lerp = |p: [f64; 2], q: [f64; 2]| [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])];
+        // (1 − t)·p + t·q rather than p + t·(q − p): exact at both ends, and no cancellation
+        // when p is huge and q small.
+        let s = 1.0 - t;
+        let lerp = |p: [f64; 2], q: [f64; 2]| [s * p[0] + t * q[0], s * p[1] + t * q[1]];
         (lerp(self.a0, self.a1), lerp(self.b0, self.b1))
     }
 
@@ -173,10 +198,18 @@ impl Motion {
         let g1 = dot_accurate(self.a1[0], self.a1[1], self.b1[0], self.b1[1]);
         let (da, db) = (self.da(), self.db());
         let g2 = da[0] * db[0] + da[1] * db[1];
-        let g2_error = 4.0 * f64::EPSILON * (norm1(da) * norm1(db));
-        let (roots, n) = roots_in_unit(g2, g0, g1, g2_error);
+        let g2_error = product_error(self.a0, self.a1, self.b0, self.b1);
+        let g1_direct = dot(self.a0, db) + dot(da, self.b0);
+        let g1_error = product_error([0.0; 2], self.a0, self.b0, self.b1)
+            + product_error(self.a0, self.a1, [0.0; 2], self.b0);
+        let (roots, n) = roots_in_unit(g2, g0, g1, g2_error, (g1_direct, g1_error));
         roots[..n].first().copied()
     }
+}
+
+#[inline]
+fn dot(a: [f64; 2], b: [f64; 2]) -> f64 {
+    a[0] * b[0] + a[1] * b[1]
 }
 
 #[inline]
@@ -184,9 +217,14 @@ fn cross(a: [f64; 2], b: [f64; 2]) -> f64 {
     a[0] * b[1] - a[1] * b[0]
 }
 
+/// An error bound for `cross(a1 − a0, b1 − b0)` or `dot(a1 − a0, b1 − b0)` computed in
+/// `f64` from the rounded endpoint differences: each component of a difference is within
+/// `2u·(|a0| + |a1|)` of the truth, and each product adds one rounding (`u = 2^-53`).
 #[inline]
-fn norm1(a: [f64; 2]) -> f64 {
-    a[0].abs() + a[1].abs()
+fn product_error(a0: [f64; 2], a1: [f64; 2], b0: [f64; 2], b1: [f64; 2]) -> f64 {
+    let m = |p: [f64; 2], q: [f64; 2], i: usize| p[i].abs() + q[i].abs();
+    let (ax, ay, bx, by) = (m(a0, a1, 0), m(a0, a1, 1), m(b0, b1, 0), m(b0, b1, 1));
+    4.0 * f64::EPSILON * (ax * by + ay * bx + ax * bx + ay * by)
 }
 
 #[cfg(test)]

@@ -14,9 +14,22 @@
 ///
 /// The caller handles `f0 == f1 == k2 == 0` (identically zero) itself.
 #[inline(always)]
-pub(crate) fn roots_in_unit(k2: f64, f0: f64, f1: f64, k2_error: f64) -> ([f64; 2], usize) {
+pub(crate) fn roots_in_unit(
+    k2: f64,
+    f0: f64,
+    f1: f64,
+    k2_error: f64,
+    (k1_direct, k1_direct_error): (f64, f64),
+) -> ([f64; 2], usize) {
     let k0 = f0;
-    let k1 = f1 - f0 - k2;
+    // The middle coefficient is f1 − f0 − k2, or the caller's direct evaluation, whichever is
+    // more accurate: the difference cancels when the roots are tiny (f1 ≈ k2 ≫ k1).
+    let derived_error = k2_error + 2.0 * f64::EPSILON * (f0.abs() + f1.abs() + k2.abs());
+    let (k1, k1_error) = if k1_direct_error < derived_error {
+        (k1_direct, k1_direct_error)
+    } else {
+        (f1 - f0 - k2, derived_error)
+    };
     let mut out = ([0.0; 2], 0);
     let mut push = |t: f64| {
         let (roots, n) = &mut out;
@@ -75,9 +88,12 @@ pub(crate) fn roots_in_unit(k2: f64, f0: f64, f1: f64, k2_error: f64) -> ([f64; 
                 return out;
             }
             let disc = h * h - k2 * k0;
-            // Error of the discriminant: from the coefficients' own errors and its evaluation.
-            let disc_error =
-                4.0 * f64::EPSILON * (h * h + (k2 * k0).abs()) + k2_error * (k0.abs() + h.abs());
+            // Error of the discriminant: from the coefficients' own errors (h inherits k2's
+            // and the roundings of f1 − f0 − k2) and from its own evaluation.
+            let h_error = 0.5 * k1_error;
+            let disc_error = 2.0 * h.abs() * h_error
+                + k0.abs() * k2_error
+                + 4.0 * f64::EPSILON * (h * h + (k2 * k0).abs());
             if disc < -disc_error {
                 return out;
             }
@@ -109,10 +125,13 @@ fn pair(k2: f64, k1: f64, k0: f64, disc: f64) -> [f64; 2] {
 mod tests {
     use super::*;
 
+    /// No direct middle coefficient: derive it from the end values.
+    const NO_DIRECT: (f64, f64) = (0.0, f64::INFINITY);
+
     /// Roots through exact end values of `k2·(t − a)(t − b)`.
     fn through(k2: f64, a: f64, b: f64) -> Vec<f64> {
         let f = |t: f64| k2 * (t - a) * (t - b);
-        let (roots, n) = roots_in_unit(k2, f(0.0), f(1.0), 0.0);
+        let (roots, n) = roots_in_unit(k2, f(0.0), f(1.0), 0.0, NO_DIRECT);
         roots[..n].to_vec()
     }
 
@@ -138,11 +157,17 @@ mod tests {
     #[test]
     fn linear_and_constant() {
         // 2t − 1: root at 1/2.
-        assert_eq!(roots_in_unit(0.0, -1.0, 1.0, 0.0), ([0.5, 0.0], 1));
+        assert_eq!(
+            roots_in_unit(0.0, -1.0, 1.0, 0.0, NO_DIRECT),
+            ([0.5, 0.0], 1)
+        );
         // constant 3: none.
-        assert_eq!(roots_in_unit(0.0, 3.0, 3.0, 0.0).1, 0);
+        assert_eq!(roots_in_unit(0.0, 3.0, 3.0, 0.0, NO_DIRECT).1, 0);
         // t: root at 0 only.
-        assert_eq!(roots_in_unit(0.0, 0.0, 1.0, 0.0), ([0.0, 0.0], 1));
+        assert_eq!(
+            roots_in_unit(0.0, 0.0, 1.0, 0.0, NO_DIRECT),
+            ([0.0, 0.0], 1)
+        );
     }
 
     #[test]

@@ -1,0 +1,4 @@
+//! The geometry kernels against an independent exact oracle.
+
+mod oracle;
+mod properties;
