@@ -10,9 +10,12 @@
 //! - **Closed boundaries.** Touching an edge, a corner, an endpoint or a circle is a contact.
 //! - **Bad input.** NaN or infinite coordinates never panic: they give no contact. Results
 //!   never contain NaN.
-//! - **Exactness.** Contact decisions are exact for all finite input: predicates are evaluated
-//!   in `f64` with an error bound, and in exact expansion arithmetic where the bound cannot
-//!   decide (see each query's docs). Parameters are accurate to a few `f32` ulps.
+//! - **Exactness.** Predicates are evaluated in `f64` with an error bound, and in exact
+//!   expansion arithmetic where the bound cannot decide. Segment–box and segment–segment
+//!   contact decisions are exact for all finite input; segment–circle and the sweep decide
+//!   exactly what happens at the ends of the segment or step, and a graze within rounding of
+//!   tangency may count as one touch or none (see each query's docs). Parameters are accurate
+//!   to a few `f32` ulps.
 //!
 //! # Queries
 //!
