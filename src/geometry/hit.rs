@@ -80,174 +80,110 @@ impl SegmentIntersection {
     }
 }
 
-/// Up to two ascending parameters in `[0, 1]`; the roots of a segment query.
+/// At most two results of a query, in ascending order: the roots of a segment–circle query
+/// ([`CircleHits`]) or the moments of a sweep ([`Sweeps`]).
 ///
-/// Iterable, with [`len`](Self::len) and [`as_slice`](Self::as_slice).
+/// Iterable, with [`len`](Self::len) and [`as_slice`](Self::as_slice); `Copy`, no allocation.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct CircleHits {
-    t: [f32; 2],
+pub struct UpToTwo<T> {
+    items: [T; 2],
     len: u8,
 }
 
-impl CircleHits {
-    /// No roots.
-    pub const NONE: Self = Self {
-        t: [0.0; 2],
-        len: 0,
-    };
-
-    /// One root.
+impl<T: Copy + Default> UpToTwo<T> {
+    /// No result.
     #[inline]
-    pub(crate) const fn one(t: f32) -> Self {
-        Self {
-            t: [t, 0.0],
-            len: 1,
-        }
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
     }
 
-    /// Two distinct roots, ascending. They may be equal once rounded to `f32` (a segment that
-    /// enters and leaves within one ulp of `t`): both are kept, since they are two crossings.
+    /// One result.
     #[inline]
-    pub(crate) fn two(t0: f32, t1: f32) -> Self {
-        debug_assert!(t0 <= t1, "roots out of order: {t0} > {t1}");
+    pub(crate) fn one(item: T) -> Self {
+        let mut out = Self::new();
+        out.push(item);
+        out
+    }
+
+    /// Two results, in order. They may compare equal (two roots that round to the same `f32`
+    /// are still two crossings), and both are kept.
+    #[inline]
+    pub(crate) fn two(first: T, second: T) -> Self {
         Self {
-            t: [t0, t1],
+            items: [first, second],
             len: 2,
         }
     }
 
-    /// The roots, ascending.
+    /// Appends a result; ignores it if two are already held. Results must be pushed in order.
     #[inline]
-    #[must_use]
-    pub fn as_slice(&self) -> &[f32] {
-        &self.t[..usize::from(self.len)]
+    pub(crate) fn push(&mut self, item: T) {
+        if let Some(slot) = self.items.get_mut(usize::from(self.len)) {
+            *slot = item;
+            self.len += 1;
+        }
     }
 
-    /// How many roots (0, 1 or 2).
+    /// The results, in order.
+    #[inline]
+    #[must_use]
+    pub fn as_slice(&self) -> &[T] {
+        &self.items[..usize::from(self.len)]
+    }
+
+    /// How many results (0, 1 or 2).
     #[inline]
     #[must_use]
     pub fn len(&self) -> usize {
         usize::from(self.len)
     }
 
-    /// `true` if there is no root.
+    /// `true` if there is no result.
     #[inline]
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    /// The first root, if any.
+    /// The first result, if any.
     #[inline]
     #[must_use]
-    pub fn first(&self) -> Option<f32> {
+    pub fn first(&self) -> Option<T> {
         self.as_slice().first().copied()
     }
 
-    /// Iterates over the roots, ascending.
+    /// Iterates over the results, in order.
     #[inline]
-    pub fn iter(&self) -> impl Iterator<Item = f32> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = T> + '_ {
         self.as_slice().iter().copied()
     }
 }
 
-impl IntoIterator for CircleHits {
-    type Item = f32;
-    type IntoIter = core::iter::Take<core::array::IntoIter<f32, 2>>;
+impl<T> IntoIterator for UpToTwo<T> {
+    type Item = T;
+    type IntoIter = core::iter::Take<core::array::IntoIter<T, 2>>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.t.into_iter().take(usize::from(self.len))
+        self.items.into_iter().take(usize::from(self.len))
     }
 }
 
+/// Up to two ascending parameters `t` in `[0, 1]` where a segment meets a circle's boundary;
+/// see [`intersect_segment_circle`](super::intersect_segment_circle).
+pub type CircleHits = UpToTwo<f32>;
+
+/// Up to two [`Sweep`]s, ascending by time; see
+/// [`sweep_point_segment`](super::sweep_point_segment).
+pub type Sweeps = UpToTwo<Sweep>;
+
 /// A moment at which a moving point lies on a moving segment.
 #[doc(alias = "toi")]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Sweep {
     /// When, as a fraction of the step in `[0, 1]`.
     pub time: f32,
     /// Where on the segment at that moment, in `[0, 1]`: `0` at the first endpoint, `1` at the
     /// second (and `0` if the segment has collapsed to a point).
     pub along: f32,
-}
-
-/// Up to two [`Sweep`]s, ascending by time.
-///
-/// Iterable, with [`len`](Self::len) and [`as_slice`](Self::as_slice).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Sweeps {
-    items: [Sweep; 2],
-    len: u8,
-}
-
-impl Default for Sweep {
-    fn default() -> Self {
-        Self {
-            time: 0.0,
-            along: 0.0,
-        }
-    }
-}
-
-impl Sweeps {
-    /// No sweep.
-    pub const NONE: Self = Self {
-        items: [Sweep {
-            time: 0.0,
-            along: 0.0,
-        }; 2],
-        len: 0,
-    };
-
-    /// Appends a sweep; ignores it if two are already held. Times must be pushed ascending.
-    #[inline]
-    pub(crate) fn push(&mut self, sweep: Sweep) {
-        if let Some(slot) = self.items.get_mut(usize::from(self.len)) {
-            *slot = sweep;
-            self.len += 1;
-        }
-    }
-
-    /// The sweeps, ascending by time.
-    #[inline]
-    #[must_use]
-    pub fn as_slice(&self) -> &[Sweep] {
-        &self.items[..usize::from(self.len)]
-    }
-
-    /// How many sweeps (0, 1 or 2).
-    #[inline]
-    #[must_use]
-    pub fn len(&self) -> usize {
-        usize::from(self.len)
-    }
-
-    /// `true` if the point never lies on the segment during the step.
-    #[inline]
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The earliest sweep, if any.
-    #[inline]
-    #[must_use]
-    pub fn first(&self) -> Option<Sweep> {
-        self.as_slice().first().copied()
-    }
-
-    /// Iterates over the sweeps, ascending by time.
-    #[inline]
-    pub fn iter(&self) -> impl Iterator<Item = Sweep> + '_ {
-        self.as_slice().iter().copied()
-    }
-}
-
-impl IntoIterator for Sweeps {
-    type Item = Sweep;
-    type IntoIter = core::iter::Take<core::array::IntoIter<Sweep, 2>>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.items.into_iter().take(usize::from(self.len))
-    }
 }

@@ -38,6 +38,6 @@ pub use clip::{
     clip_segment_aabb_liang_barsky, clip_segment_aabb_sectors, clip_segment_aabb_slab,
     clip_segments_aabb,
 };
-pub use hit::{CircleHits, SegmentClip, SegmentIntersection, Sweep, Sweeps};
+pub use hit::{CircleHits, SegmentClip, SegmentIntersection, Sweep, Sweeps, UpToTwo};
 pub use intersect::{intersect_segment_circle, intersect_segment_segment};
 pub use sweep::sweep_point_segment;

@@ -22,7 +22,7 @@ const TOP: u8 = 8;
 ///
 /// Frame, parameters, closed boundaries and degenerate cases are exactly as for
 /// [`clip_segment_aabb`](super::clip_segment_aabb), and the results are the same as the other
-/// clippers'; see the [module docs](super) for exactness.
+/// clippers'; see [`clip_segment_aabb`](super::clip_segment_aabb) for exactness.
 #[doc(alias = "Cohen-Sutherland")]
 #[doc(alias = "outcode")]
 #[inline]

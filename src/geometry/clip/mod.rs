@@ -1,26 +1,6 @@
 //! Segment against axis-aligned box: which part of a segment lies in a closed [`Aabb2d`].
 //!
-//! Four algorithms from the literature compute the same [`SegmentClip`], so each can check the
-//! others, and [`clip_segment_aabb`] is whichever the benchmarks show is fastest:
-//!
-//! | function | idea | source |
-//! |---|---|---|
-//! | [`clip_segment_aabb_liang_barsky`] | clip the parameter range against the four boundary half-planes | Liang & Barsky (1984), seed 000 |
-//! | [`clip_segment_aabb_slab`] | intersect the two axis slabs, branch-free | Kay & Kajiya (1986), seed 004 |
-//! | [`clip_segment_aabb_cohen_sutherland`] | region outcodes, trivial accept/reject, then clip | Cohen & Sutherland (1967), seed 004 |
-//! | [`clip_segment_aabb_sectors`] | a 9 × 9 sector lookup table picks the only edges worth testing | seed 001 |
-//! | [`clip_segments_aabb`] | many segments against one box, eight lanes at a time | the slab test on `wide::f32x8` |
-//!
-//! # Exactness
-//!
-//! Each algorithm runs in `f32`, and its answer is *certified*: when the entry and exit it
-//! computed are further apart (or further the wrong way round) than its rounding error could
-//! explain, the answer stands. Otherwise, which happens only for touches and near-touches at a
-//! corner or along an edge, the contact question is decided exactly, by the separating axis
-//! test with exact orientation predicates (see `robust.rs`), and the parameters are recomputed
-//! in `f64`. So every algorithm reports a contact exactly when the real segment touches the
-//! real closed box, for every finite input, and all of them agree on it. Entry and exit are
-//! accurate to a few `f32` ulps.
+//! The four clippers and the batch form; see [`clip_segment_aabb`] for the comparison.
 
 mod batch;
 mod cohen_sutherland;
@@ -54,6 +34,30 @@ use bevy_math::{Vec2, bounding::Aabb2d};
 /// - Non-finite input (NaN, ±∞) gives `None`.
 ///
 /// This is [`clip_segment_aabb_slab`], the fastest of the four in `benches/kernels.rs`.
+///
+/// # Algorithms
+/// Four algorithms from the literature compute the same [`SegmentClip`], so each can check the
+/// others, and [`clip_segment_aabb`] is whichever the benchmarks show is fastest on uniform
+/// data (see the README for the table):
+///
+/// | function | idea | source |
+/// |---|---|---|
+/// | [`clip_segment_aabb_liang_barsky`] | clip the parameter range against the four boundary half-planes | Liang & Barsky (1984), seed 000 |
+/// | [`clip_segment_aabb_slab`] | intersect the two axis slabs, branch-free | Kay & Kajiya (1986), seed 004 |
+/// | [`clip_segment_aabb_cohen_sutherland`] | region outcodes, trivial accept/reject, then clip | Cohen & Sutherland (1967), seed 004 |
+/// | [`clip_segment_aabb_sectors`] | a 9 × 9 sector lookup table picks the only edges worth testing | seed 001 |
+/// | [`clip_segments_aabb`] | many segments against one box, eight lanes at a time | the slab test on `wide::f32x8` |
+///
+/// ## Exactness
+///
+/// Each algorithm runs in `f32`, and its answer is *certified*: when the entry and exit it
+/// computed are further apart (or further the wrong way round) than its rounding error could
+/// explain, the answer stands. Otherwise, which happens only for touches and near-touches at a
+/// corner or along an edge, the contact question is decided exactly, by the separating axis
+/// test with exact orientation predicates (see `robust.rs`), and the parameters are recomputed
+/// in `f64`. So every algorithm reports a contact exactly when the real segment touches the
+/// real closed box, for every finite input, and all of them agree on it. Entry and exit are
+/// accurate to a few `f32` ulps.
 ///
 /// # Example
 /// ```

@@ -54,7 +54,7 @@ const SECTOR_TABLE: [[(u8, u8); 9]; 9] = [
 ///
 /// Frame, parameters, closed boundaries and degenerate cases are exactly as for
 /// [`clip_segment_aabb`](super::clip_segment_aabb), and the results are the same as the other
-/// clippers'; see the [module docs](super) for exactness.
+/// clippers'; see [`clip_segment_aabb`](super::clip_segment_aabb) for exactness.
 #[doc(alias = "9-sector")]
 #[inline]
 #[must_use]

@@ -16,7 +16,7 @@ use bevy_math::{Vec2, bounding::Aabb2d};
 ///
 /// Frame, parameters, closed boundaries and degenerate cases are exactly as for
 /// [`clip_segment_aabb`](super::clip_segment_aabb), and the results are the same as the other
-/// clippers'; see the [module docs](super) for exactness.
+/// clippers'; see [`clip_segment_aabb`](super::clip_segment_aabb) for exactness.
 #[doc(alias = "ray_aabb")]
 #[inline]
 #[must_use]

@@ -44,7 +44,7 @@ use core::cmp::Ordering;
 #[must_use]
 pub fn intersect_segment_circle(start: Vec2, end: Vec2, center: Vec2, radius: f32) -> CircleHits {
     if !(all_finite([start, end, center]) && radius >= 0.0 && radius.is_finite()) {
-        return CircleHits::NONE;
+        return CircleHits::new();
     }
     let r = f64::from(radius);
     // g(t) = |start + t·d − center|² − r² = a·t² + 2b·t + c, with g(0) = c and g(1) = c_end
@@ -64,13 +64,13 @@ pub fn intersect_segment_circle(start: Vec2, end: Vec2, center: Vec2, radius: f3
         return if c == 0.0 {
             CircleHits::one(0.0)
         } else {
-            CircleHits::NONE
+            CircleHits::new()
         };
     }
     let b = fx * dx + fy * dy;
     match (c.total_cmp(&0.0), c_end.total_cmp(&0.0)) {
         // Both ends strictly inside the disk: the segment never reaches the circle (convexity).
-        (Ordering::Less, Ordering::Less) => CircleHits::NONE,
+        (Ordering::Less, Ordering::Less) => CircleHits::new(),
         (Ordering::Equal, Ordering::Equal) => CircleHits::two(0.0, 1.0),
         (Ordering::Equal, Ordering::Less) => CircleHits::one(0.0),
         (Ordering::Less, Ordering::Equal) => CircleHits::one(1.0),
@@ -114,11 +114,11 @@ pub fn intersect_segment_circle(start: Vec2, end: Vec2, center: Vec2, radius: f3
         (Ordering::Greater, Ordering::Greater) => {
             let vertex = -b / a;
             if !(0.0 < vertex && vertex < 1.0) {
-                return CircleHits::NONE;
+                return CircleHits::new();
             }
             let disc = discriminant(a, b, c, r, start, end, center);
             match disc.total_cmp(&0.0) {
-                Ordering::Less => CircleHits::NONE,
+                Ordering::Less => CircleHits::new(),
                 Ordering::Equal => CircleHits::one(vertex as f32),
                 Ordering::Greater => {
                     let [t0, t1] = roots(a, b, c, disc);

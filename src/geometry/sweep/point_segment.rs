@@ -78,7 +78,7 @@ pub fn sweep_point_segment(
     let [q0, q1] = end_path;
     let [c0, c1] = point_path;
     if !all_finite([p0, p1, q0, q1, c0, c1]) {
-        return Sweeps::NONE;
+        return Sweeps::new();
     }
     let rel = |p: Vec2, c: Vec2| {
         [
@@ -110,7 +110,7 @@ pub fn sweep_point_segment(
         k2_error = k2.abs() * f64::EPSILON;
     }
 
-    let mut sweeps = Sweeps::NONE;
+    let mut sweeps = Sweeps::new();
     if f0 == 0.0 && f1 == 0.0 && k2.abs() <= k2_error {
         // Collinear for the whole step: on the segment from the first t with A·B <= 0.
         if let Some(t) = motion.first_overlap() {
