@@ -1,4 +1,5 @@
 //! The geometry kernels against an independent exact oracle.
 
 mod oracle;
+mod precision;
 mod properties;

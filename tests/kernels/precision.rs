@@ -1,0 +1,216 @@
+//! Where plain `f32` is not enough: the seeds' textbook formulas, evaluated in `f32`, against
+//! the exact oracle, next to this crate's kernels on the same inputs.
+//!
+//! This is the measurement behind the kernels' use of `f64` and exact predicates near
+//! boundaries. Run `cargo test --test lib precision -- --nocapture` to see the table.
+
+use super::oracle;
+use bevy_math::{Vec2, bounding::Aabb2d};
+use bevy_sweep::geometry::{clip_segment_aabb, intersect_segment_circle};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Seed 000's Liang–Barsky, as written there (with the thread's closed comparisons), in `f32`.
+fn textbook_clip(start: Vec2, end: Vec2, aabb: &Aabb2d) -> bool {
+    let d = end - start;
+    let p = [-d.x, d.x, -d.y, d.y];
+    let q = [
+        start.x - aabb.min.x,
+        aabb.max.x - start.x,
+        start.y - aabb.min.y,
+        aabb.max.y - start.y,
+    ];
+    let (mut u1, mut u2) = (0.0_f32, 1.0_f32);
+    for (p, q) in p.into_iter().zip(q) {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                u1 = u1.max(t);
+            } else {
+                u2 = u2.min(t);
+            }
+        }
+    }
+    u1 <= u2
+}
+
+/// Seed 003's circle–line test, as written there (textbook discriminant), in `f32`: how many
+/// roots in `[0, 1]`.
+fn textbook_circle_roots(start: Vec2, end: Vec2, center: Vec2, radius: f32) -> usize {
+    let (p1, p2) = (start - center, end - center);
+    let d = p2 - p1;
+    let a = d.dot(d);
+    let b = 2.0 * p1.dot(d);
+    let c = p1.dot(p1) - radius * radius;
+    let delta = b * b - 4.0 * a * c;
+    if a == 0.0 || delta < 0.0 {
+        return 0;
+    }
+    if delta == 0.0 {
+        return usize::from((0.0..=1.0).contains(&(-b / (2.0 * a))));
+    }
+    let s = delta.sqrt();
+    [(-b + s) / (2.0 * a), (-b - s) / (2.0 * a)]
+        .iter()
+        .filter(|t| (0.0..=1.0).contains(*t))
+        .count()
+}
+
+/// The same Liang–Barsky in `f64` (inputs converted exactly, every step rounded in `f64`).
+fn textbook_clip_f64(start: Vec2, end: Vec2, aabb: &Aabb2d) -> bool {
+    let (s, e, lo, hi) = (
+        start.as_dvec2(),
+        end.as_dvec2(),
+        aabb.min.as_dvec2(),
+        aabb.max.as_dvec2(),
+    );
+    let d = e - s;
+    let p = [-d.x, d.x, -d.y, d.y];
+    let q = [s.x - lo.x, hi.x - s.x, s.y - lo.y, hi.y - s.y];
+    let (mut u1, mut u2) = (0.0_f64, 1.0_f64);
+    for (p, q) in p.into_iter().zip(q) {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else if p < 0.0 {
+            u1 = u1.max(q / p);
+        } else {
+            u2 = u2.min(q / p);
+        }
+    }
+    u1 <= u2
+}
+
+/// The same textbook circle test in `f64`.
+fn textbook_circle_roots_f64(start: Vec2, end: Vec2, center: Vec2, radius: f32) -> usize {
+    let (p1, p2) = (
+        start.as_dvec2() - center.as_dvec2(),
+        end.as_dvec2() - center.as_dvec2(),
+    );
+    let d = p2 - p1;
+    let r = f64::from(radius);
+    let (a, b, c) = (d.dot(d), 2.0 * p1.dot(d), p1.dot(p1) - r * r);
+    let delta = b * b - 4.0 * a * c;
+    if a == 0.0 || delta < 0.0 {
+        return 0;
+    }
+    if delta == 0.0 {
+        return usize::from((0.0..=1.0).contains(&(-b / (2.0 * a))));
+    }
+    let s = delta.sqrt();
+    [(-b + s) / (2.0 * a), (-b - s) / (2.0 * a)]
+        .iter()
+        .filter(|t| (0.0..=1.0).contains(*t))
+        .count()
+}
+
+/// Grid-aligned input (many exact touches) or adversarial input (mixed magnitudes, nudges).
+fn value(rng: &mut ChaCha8Rng, adversarial: bool) -> f32 {
+    if !adversarial {
+        return f32::from(rng.random_range(-16_i8..=16)) * 0.5;
+    }
+    let base = [0.0, 1.0, -1.0, 3.0, 0.1, 1e-7, 1e7, 1234.5][rng.random_range(0..8)];
+    match rng.random_range(0..3) {
+        0 => base,
+        1 => f32::next_up(base),
+        _ => f32::next_down(base),
+    }
+}
+
+fn point(rng: &mut ChaCha8Rng, adversarial: bool) -> Vec2 {
+    Vec2::new(value(rng, adversarial), value(rng, adversarial))
+}
+
+#[derive(Default)]
+struct Tally {
+    cases: usize,
+    textbook_wrong: usize,
+    textbook_f64_wrong: usize,
+    ours_wrong: usize,
+}
+
+#[test]
+#[expect(
+    clippy::print_stderr,
+    reason = "the table is this test's measurement output"
+)]
+fn textbook_f32_fails_where_the_kernels_do_not() {
+    const CASES: usize = 3000;
+    let mut report = String::new();
+    let mut totals = Vec::new();
+    for (set, adversarial) in [("grid", false), ("adversarial", true)] {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x0070_7265_6369_7369);
+        let mut clip = Tally::default();
+        let mut circle = Tally::default();
+        for _ in 0..CASES {
+            let (s, e) = (point(&mut rng, adversarial), point(&mut rng, adversarial));
+            let (a, b) = (point(&mut rng, adversarial), point(&mut rng, adversarial));
+            let aabb = Aabb2d {
+                min: a.min(b),
+                max: a.max(b),
+            };
+            let exact = oracle::clip(s, e, &aabb).is_some();
+            clip.cases += 1;
+            clip.textbook_wrong += usize::from(textbook_clip(s, e, &aabb) != exact);
+            clip.textbook_f64_wrong += usize::from(textbook_clip_f64(s, e, &aabb) != exact);
+            clip.ours_wrong += usize::from(clip_segment_aabb(s, e, &aabb).is_some() != exact);
+
+            // Circle: only cases the oracle calls clear (no root in an ambiguous band).
+            let center = point(&mut rng, adversarial);
+            let radius = value(&mut rng, adversarial).abs();
+            let case = oracle::circle(s, e, center, radius);
+            let clear = case
+                .expected
+                .iter()
+                .all(|x| matches!(x.demand, oracle::Demand::Required { .. }));
+            if clear {
+                let want = case.expected.len();
+                circle.cases += 1;
+                circle.textbook_wrong +=
+                    usize::from(textbook_circle_roots(s, e, center, radius) != want);
+                circle.textbook_f64_wrong +=
+                    usize::from(textbook_circle_roots_f64(s, e, center, radius) != want);
+                circle.ours_wrong +=
+                    usize::from(intersect_segment_circle(s, e, center, radius).len() != want);
+            }
+        }
+        for (kernel, t) in [
+            ("segment vs box: hit or miss", &clip),
+            ("segment vs circle: root count", &circle),
+        ] {
+            report.push_str(&format!(
+                "| {set} | {kernel} | {} | {} | {} | {} |\n",
+                t.cases, t.textbook_wrong, t.textbook_f64_wrong, t.ours_wrong
+            ));
+        }
+        totals.push((set, clip, circle));
+    }
+    eprintln!(
+        "| input | question | cases | textbook f32 wrong | textbook f64 wrong | bevy_sweep wrong |\n|---|---|---:|---:|---:|---:|\n{report}"
+    );
+    for (set, clip, circle) in &totals {
+        assert_eq!(
+            clip.ours_wrong, 0,
+            "{set}: clip_segment_aabb disagrees with the oracle\n{report}"
+        );
+        assert_eq!(
+            circle.ours_wrong, 0,
+            "{set}: intersect_segment_circle disagrees with the oracle\n{report}"
+        );
+    }
+    // The measurement must show something: if the textbook versions never failed, these inputs
+    // would not exercise the boundaries the exact paths exist for.
+    let textbook_failures: usize = totals
+        .iter()
+        .map(|(_, c, k)| c.textbook_wrong + k.textbook_wrong)
+        .sum();
+    assert!(
+        textbook_failures > 0,
+        "the textbook f32 formulas never failed on these inputs\n{report}"
+    );
+}
