@@ -577,10 +577,10 @@ fn check_sweep(
     {
         return fail("not at most 2 sweeps ascending in time, with time and along in [0, 1]");
     }
-    // Beyond the documented domain of `sweep_point_segment` ("# Precision": the endpoints
-    // must move less than about 2^24 segment lengths per step, which coordinates up to 2^24
-    // in magnitude guarantee for the segments these generators build), only the structural
-    // guarantees above are checked: no panic, no NaN, at most two sweeps in order, in range.
+    // Beyond the documented domain of `sweep_point_segment` ("# Precision": coordinates up to
+    // 2^24, and the point moving less than about 2^24 segment lengths per step relative to
+    // the segment), only the structural guarantees above are checked: no panic, no NaN, at
+    // most two sweeps in order, in range.
     let in_domain = [start_path, end_path, point_path]
         .iter()
         .flatten()
