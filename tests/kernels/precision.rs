@@ -7,77 +7,24 @@
 use super::oracle;
 use bevy_math::{Vec2, bounding::Aabb2d};
 use bevy_sweep::geometry::{clip_segment_aabb, intersect_segment_circle};
+use num_traits::Float;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Seed 000's Liang–Barsky, as written there (with the thread's closed comparisons), in `f32`.
-fn textbook_clip(start: Vec2, end: Vec2, aabb: &Aabb2d) -> bool {
-    let d = end - start;
-    let p = [-d.x, d.x, -d.y, d.y];
-    let q = [
-        start.x - aabb.min.x,
-        aabb.max.x - start.x,
-        start.y - aabb.min.y,
-        aabb.max.y - start.y,
-    ];
-    let (mut u1, mut u2) = (0.0_f32, 1.0_f32);
-    for (p, q) in p.into_iter().zip(q) {
-        if p == 0.0 {
-            if q < 0.0 {
+/// Seed 000's Liang–Barsky, as written there (with the thread's closed comparisons), with every
+/// step rounded in the float type `F` (inputs converted exactly).
+fn textbook_clip<F: Float>(start: Vec2, end: Vec2, aabb: &Aabb2d) -> bool {
+    let [sx, sy, ex, ey] = exact::<F, 4>([start.x, start.y, end.x, end.y]);
+    let [x0, y0, x1, y1] = exact::<F, 4>([aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y]);
+    let (dx, dy) = (ex - sx, ey - sy);
+    let sides = [(-dx, sx - x0), (dx, x1 - sx), (-dy, sy - y0), (dy, y1 - sy)];
+    let (mut u1, mut u2) = (F::zero(), F::one());
+    for (p, q) in sides {
+        if p == F::zero() {
+            if q < F::zero() {
                 return false;
             }
-        } else {
-            let t = q / p;
-            if p < 0.0 {
-                u1 = u1.max(t);
-            } else {
-                u2 = u2.min(t);
-            }
-        }
-    }
-    u1 <= u2
-}
-
-/// Seed 003's circle–line test, as written there (textbook discriminant), in `f32`: how many
-/// roots in `[0, 1]`.
-fn textbook_circle_roots(start: Vec2, end: Vec2, center: Vec2, radius: f32) -> usize {
-    let (p1, p2) = (start - center, end - center);
-    let d = p2 - p1;
-    let a = d.dot(d);
-    let b = 2.0 * p1.dot(d);
-    let c = p1.dot(p1) - radius * radius;
-    let delta = b * b - 4.0 * a * c;
-    if a == 0.0 || delta < 0.0 {
-        return 0;
-    }
-    if delta == 0.0 {
-        return usize::from((0.0..=1.0).contains(&(-b / (2.0 * a))));
-    }
-    let s = delta.sqrt();
-    [(-b + s) / (2.0 * a), (-b - s) / (2.0 * a)]
-        .iter()
-        .filter(|t| (0.0..=1.0).contains(*t))
-        .count()
-}
-
-/// The same Liang–Barsky in `f64` (inputs converted exactly, every step rounded in `f64`).
-fn textbook_clip_f64(start: Vec2, end: Vec2, aabb: &Aabb2d) -> bool {
-    let (s, e, lo, hi) = (
-        start.as_dvec2(),
-        end.as_dvec2(),
-        aabb.min.as_dvec2(),
-        aabb.max.as_dvec2(),
-    );
-    let d = e - s;
-    let p = [-d.x, d.x, -d.y, d.y];
-    let q = [s.x - lo.x, hi.x - s.x, s.y - lo.y, hi.y - s.y];
-    let (mut u1, mut u2) = (0.0_f64, 1.0_f64);
-    for (p, q) in p.into_iter().zip(q) {
-        if p == 0.0 {
-            if q < 0.0 {
-                return false;
-            }
-        } else if p < 0.0 {
+        } else if p < F::zero() {
             u1 = u1.max(q / p);
         } else {
             u2 = u2.min(q / p);
@@ -86,27 +33,32 @@ fn textbook_clip_f64(start: Vec2, end: Vec2, aabb: &Aabb2d) -> bool {
     u1 <= u2
 }
 
-/// The same textbook circle test in `f64`.
-fn textbook_circle_roots_f64(start: Vec2, end: Vec2, center: Vec2, radius: f32) -> usize {
-    let (p1, p2) = (
-        start.as_dvec2() - center.as_dvec2(),
-        end.as_dvec2() - center.as_dvec2(),
-    );
-    let d = p2 - p1;
-    let r = f64::from(radius);
-    let (a, b, c) = (d.dot(d), 2.0 * p1.dot(d), p1.dot(p1) - r * r);
-    let delta = b * b - 4.0 * a * c;
-    if a == 0.0 || delta < 0.0 {
-        return 0;
+/// Seed 003's circle–line test, as written there (textbook discriminant `b² − 4ac`), rounded
+/// in `F`: how many roots in `[0, 1]`.
+fn textbook_circle_roots<F: Float>(start: Vec2, end: Vec2, center: Vec2, radius: f32) -> usize {
+    let [sx, sy, ex, ey, cx, cy, r] =
+        exact::<F, 7>([start.x, start.y, end.x, end.y, center.x, center.y, radius]);
+    let (x1, y1) = (sx - cx, sy - cy);
+    let (dx, dy) = (ex - cx - x1, ey - cy - y1);
+    let two = F::one() + F::one();
+    let a = dx * dx + dy * dy;
+    let b = two * (x1 * dx + y1 * dy);
+    let c = x1 * x1 + y1 * y1 - r * r;
+    let delta = b * b - two * two * a * c;
+    let in_unit = |t: F| t >= F::zero() && t <= F::one();
+    if a == F::zero() || delta < F::zero() {
+        0
+    } else if delta == F::zero() {
+        usize::from(in_unit(-b / (two * a)))
+    } else {
+        let s = delta.sqrt();
+        usize::from(in_unit((-b + s) / (two * a))) + usize::from(in_unit((-b - s) / (two * a)))
     }
-    if delta == 0.0 {
-        return usize::from((0.0..=1.0).contains(&(-b / (2.0 * a))));
-    }
-    let s = delta.sqrt();
-    [(-b + s) / (2.0 * a), (-b - s) / (2.0 * a)]
-        .iter()
-        .filter(|t| (0.0..=1.0).contains(*t))
-        .count()
+}
+
+/// `f32` values converted exactly to `F` (`f32` or `f64`).
+fn exact<F: Float, const N: usize>(values: [f32; N]) -> [F; N] {
+    values.map(|v| F::from(v).expect("f32 converts exactly to f32 and f64"))
 }
 
 /// Grid-aligned input (many exact touches) or adversarial input (mixed magnitudes, nudges).
@@ -156,8 +108,8 @@ fn textbook_f32_fails_where_the_kernels_do_not() {
             };
             let exact = oracle::clip(s, e, &aabb).is_some();
             clip.cases += 1;
-            clip.textbook_wrong += usize::from(textbook_clip(s, e, &aabb) != exact);
-            clip.textbook_f64_wrong += usize::from(textbook_clip_f64(s, e, &aabb) != exact);
+            clip.textbook_wrong += usize::from(textbook_clip::<f32>(s, e, &aabb) != exact);
+            clip.textbook_f64_wrong += usize::from(textbook_clip::<f64>(s, e, &aabb) != exact);
             clip.ours_wrong += usize::from(clip_segment_aabb(s, e, &aabb).is_some() != exact);
 
             // Circle: only cases the oracle calls clear (no root in an ambiguous band).
@@ -172,9 +124,9 @@ fn textbook_f32_fails_where_the_kernels_do_not() {
                 let want = case.expected.len();
                 circle.cases += 1;
                 circle.textbook_wrong +=
-                    usize::from(textbook_circle_roots(s, e, center, radius) != want);
+                    usize::from(textbook_circle_roots::<f32>(s, e, center, radius) != want);
                 circle.textbook_f64_wrong +=
-                    usize::from(textbook_circle_roots_f64(s, e, center, radius) != want);
+                    usize::from(textbook_circle_roots::<f64>(s, e, center, radius) != want);
                 circle.ours_wrong +=
                     usize::from(intersect_segment_circle(s, e, center, radius).len() != want);
             }
