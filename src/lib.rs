@@ -2,3 +2,32 @@
 #![forbid(unsafe_code)]
 
 pub mod geometry;
+pub mod narrow;
+
+#[cfg(feature = "plugin")]
+mod plugin;
+
+#[cfg(feature = "plugin")]
+pub use plugin::{SweepPlugin, SweepSettings, SweepSystems};
+
+/// Components, events and resources of the plugin.
+#[cfg(feature = "plugin")]
+pub mod components {
+    pub use crate::plugin::{
+        AngularVelocity, Collider, CollisionLayers, SweptPath, Teleport, Velocity,
+    };
+}
+
+/// Events and the contact state.
+#[cfg(feature = "plugin")]
+pub mod events {
+    pub use crate::plugin::{CollisionEvent, CollisionKind, Contact, Contacts, SkippedColliders};
+}
+
+/// Everything a game needs: `use bevy_sweep::prelude::*;`.
+#[cfg(feature = "plugin")]
+pub mod prelude {
+    pub use crate::components::*;
+    pub use crate::events::*;
+    pub use crate::{SweepPlugin, SweepSettings, SweepSystems};
+}

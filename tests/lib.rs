@@ -2,3 +2,4 @@
 //! rational oracle on random, grid-aligned and adversarial input.
 
 mod kernels;
+mod plugin;

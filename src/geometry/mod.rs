@@ -30,7 +30,7 @@
 mod clip;
 mod hit;
 mod intersect;
-mod robust;
+pub(crate) mod robust;
 mod sweep;
 
 pub use clip::{

@@ -1,0 +1,477 @@
+//! When two moving shapes touch: closed time intervals within one step.
+
+use super::path::{ShapePath, lerp};
+use super::poly::{Poly, roots_in_unit};
+use crate::geometry::robust::{circle_power, cross_of_motions, orient2d};
+use crate::geometry::{
+    clip_segment_aabb, intersect_segment_circle, intersect_segment_segment, sweep_point_segment,
+};
+use bevy_math::{Vec2, bounding::Aabb2d};
+
+/// Every moment of the step at which the two closed shapes touch or overlap.
+///
+/// The result is a list of closed time intervals `[first, last]` within `[0, 1]`, ascending
+/// and disjoint. A contact of one instant (a point passing through a segment, a graze) is
+/// `[t, t]`; shapes that touch during the whole step give `[[0.0, 1.0]]`. Both shapes move
+/// under the linear-per-vertex model of [`ShapePath`]. The answer is symmetric in `a` and `b`.
+///
+/// # Accuracy
+/// - Whether the shapes touch at the start (`0`) and end (`1`) of the step is decided by the
+///   exact static kernels on the given coordinates (for pairs without a segment, on their
+///   coordinates relative to each other, rounded once to `f32`), so the end of one step and
+///   the start of the next agree.
+/// - Inside the step, times are accurate to a few `f32` ulps within the domain documented on
+///   [`sweep_point_segment`]. Contacts that only graze (a tangency, a point sliding along a
+///   segment) are decided within rounding: they may be reported as an instant or missed by
+///   a rounding-sized margin, and a point that slides along a segment's own line and leaves
+///   it mid-step is reported as an instant contact where it started sliding.
+///
+/// Invalid paths (see [`ShapePath::is_valid`]) give no contact.
+///
+/// # Example
+/// A point crossing a still vertical segment a quarter of the way through the step:
+/// ```
+/// use bevy_math::Vec2;
+/// use bevy_sweep::narrow::{ShapePath, contact_intervals};
+///
+/// let point = ShapePath::Point([Vec2::new(-5.0, 0.0), Vec2::new(15.0, 0.0)]);
+/// let wall = ShapePath::Segment {
+///     a: [Vec2::new(0.0, -1.0); 2],
+///     b: [Vec2::new(0.0, 1.0); 2],
+/// };
+/// assert_eq!(contact_intervals(&point, &wall), vec![[0.25, 0.25]]);
+/// ```
+#[must_use]
+pub fn contact_intervals(a: &ShapePath, b: &ShapePath) -> Vec<[f32; 2]> {
+    if !a.is_valid() || !b.is_valid() {
+        return Vec::new();
+    }
+    let (a, b) = if a.rank() <= b.rank() { (a, b) } else { (b, a) };
+    match (*a, *b) {
+        (ShapePath::Point(p), ShapePath::Point(q)) => one(box_interval(relative(p, q), Vec2::ZERO)),
+        (ShapePath::Point(p), ShapePath::Segment { a, b }) => point_segment(p, a, b),
+        (ShapePath::Point(p), ShapePath::Circle { center, radius }) => {
+            one(disk_interval(relative(p, center), radius))
+        }
+        (
+            ShapePath::Point(p),
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            },
+        ) => one(box_interval(relative(p, center), half_extents)),
+        (ShapePath::Segment { a, b }, ShapePath::Segment { a: c, b: d }) => {
+            segment_segment([a, b], [c, d])
+        }
+        (ShapePath::Segment { a, b }, ShapePath::Circle { center, radius }) => {
+            segment_circle([a, b], center, radius)
+        }
+        (
+            ShapePath::Segment { a, b },
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            },
+        ) => segment_box([a, b], center, half_extents),
+        (
+            ShapePath::Circle { center: c, radius },
+            ShapePath::Circle {
+                center: d,
+                radius: s,
+            },
+        ) => one(disk_interval(relative(c, d), radius + s)),
+        (
+            ShapePath::Circle { center: c, radius },
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            },
+        ) => one(rounded_box_interval(
+            relative(c, center),
+            half_extents,
+            radius,
+        )),
+        (
+            ShapePath::Aabb {
+                center: c,
+                half_extents: h,
+            },
+            ShapePath::Aabb {
+                center: d,
+                half_extents: k,
+            },
+        ) => one(box_interval(relative(c, d), h + k)),
+        // Ranks put every pair in one of the orders above.
+        _ => Vec::new(),
+    }
+}
+
+fn one(interval: Option<[f32; 2]>) -> Vec<[f32; 2]> {
+    interval.map(|i| vec![i]).unwrap_or_default()
+}
+
+/// `p − q` at the start and at the end: the path of `p` seen from `q`. The same rounding at
+/// the end of one step and the start of the next.
+fn relative(p: [Vec2; 2], q: [Vec2; 2]) -> [Vec2; 2] {
+    [p[0] - q[0], p[1] - q[1]]
+}
+
+/// When the path is in the closed box `±half` around the origin.
+fn box_interval(path: [Vec2; 2], half: Vec2) -> Option<[f32; 2]> {
+    let aabb = Aabb2d {
+        min: -half,
+        max: half,
+    };
+    clip_segment_aabb(path[0], path[1], &aabb).map(|clip| [clip.entry, clip.exit])
+}
+
+/// When the path is in the closed disk of `radius` around `center`.
+fn disk_interval_at(path: [Vec2; 2], center: Vec2, radius: f32) -> Option<[f32; 2]> {
+    let inside_at = |p: Vec2| circle_power(p, center, radius) <= 0.0;
+    let (inside0, inside1) = (inside_at(path[0]), inside_at(path[1]));
+    let hits = intersect_segment_circle(path[0], path[1], center, radius);
+    let (first, last) = (hits.first(), hits.as_slice().last().copied());
+    match (inside0, inside1) {
+        // A disk is convex: a path that starts and ends in it stays in it.
+        (true, true) => Some([0.0, 1.0]),
+        (true, false) => Some([0.0, last.unwrap_or(0.0)]),
+        (false, true) => Some([first.unwrap_or(1.0), 1.0]),
+        (false, false) => first.zip(last).map(|(f, l)| [f, l]),
+    }
+}
+
+fn disk_interval(path: [Vec2; 2], radius: f32) -> Option<[f32; 2]> {
+    disk_interval_at(path, Vec2::ZERO, radius)
+}
+
+/// When the path is in the box `±half` grown by `radius` with round corners: the union of
+/// two grown boxes and four corner disks, which is convex, so one interval.
+fn rounded_box_interval(path: [Vec2; 2], half: Vec2, radius: f32) -> Option<[f32; 2]> {
+    let pieces = [
+        box_interval(path, half + Vec2::new(radius, 0.0)),
+        box_interval(path, half + Vec2::new(0.0, radius)),
+        disk_interval_at(path, half, radius),
+        disk_interval_at(path, -half, radius),
+        disk_interval_at(path, Vec2::new(half.x, -half.y), radius),
+        disk_interval_at(path, Vec2::new(-half.x, half.y), radius),
+    ];
+    pieces
+        .into_iter()
+        .flatten()
+        .reduce(|u, i| [u[0].min(i[0]), u[1].max(i[1])])
+}
+
+/// A handful of candidate moments (at most 16: segment–segment needs 8 from sweeps and 8
+/// from endpoint meetings, segment–box 4 + 8).
+#[derive(Default)]
+struct Moments {
+    times: [f32; 16],
+    len: usize,
+}
+
+impl Moments {
+    fn push(&mut self, t: f32) {
+        if self.len < self.times.len() && t > 0.0 && t < 1.0 {
+            self.times[self.len] = t;
+            self.len += 1;
+        }
+    }
+
+    fn sorted(mut self) -> ([f32; 16], usize) {
+        let times = &mut self.times[..self.len];
+        times.sort_unstable_by(f32::total_cmp);
+        let mut n = 0;
+        for i in 0..times.len() {
+            if n == 0 || times[i] != times[n - 1] {
+                times[n] = times[i];
+                n += 1;
+            }
+        }
+        (self.times, n)
+    }
+}
+
+/// The contact intervals from the moments at which contact may change.
+///
+/// `touching_at_start`/`_end` decide the ends of the step; `at_moment` decides each candidate
+/// moment, `in_between` each open stretch between consecutive moments (tested at its
+/// midpoint: contact cannot change inside it). The closed-set closure makes a moment next to
+/// a touching stretch touching.
+fn assemble(
+    moments: Moments,
+    touching_at_start: bool,
+    touching_at_end: bool,
+    at_moment: impl Fn(f32) -> bool,
+    in_between: impl Fn(f32) -> bool,
+) -> Vec<[f32; 2]> {
+    let (times, n) = moments.sorted();
+    let count = n + 2;
+    let time = |i: usize| match i {
+        0 => 0.0,
+        _ if i == count - 1 => 1.0,
+        _ => times[i - 1],
+    };
+    let mut out: Vec<[f32; 2]> = Vec::new();
+    let mut open: Option<f32> = None;
+    let mut gap_before = false;
+    for i in 0..count {
+        let t = time(i);
+        let gap_after = i + 1 < count && {
+            let next = time(i + 1);
+            in_between(t + 0.5 * (next - t))
+        };
+        let here = match i {
+            0 => touching_at_start,
+            _ if i == count - 1 => touching_at_end,
+            _ => at_moment(t),
+        } || gap_before
+            || gap_after;
+        match (here, open) {
+            (true, None) => open = Some(t),
+            (false, Some(start)) => {
+                out.push([start, time(i - 1)]);
+                open = None;
+            }
+            _ => {}
+        }
+        if here
+            && !gap_after
+            && let Some(start) = open.take()
+        {
+            out.push([start, t]);
+        }
+        gap_before = gap_after;
+    }
+    out
+}
+
+/// Largest coordinate magnitude involved, for tolerances relative to the scene's scale.
+fn scale(points: &[[Vec2; 2]]) -> f32 {
+    points
+        .iter()
+        .flat_map(|p| [p[0].abs().max_element(), p[1].abs().max_element()])
+        .fold(1.0, f32::max)
+}
+
+/// Distance from `p` to the closed segment `a b`, in `f64`.
+fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
+    let (p, a, b) = (p.as_dvec2(), a.as_dvec2(), b.as_dvec2());
+    let d = b - a;
+    let len2 = d.length_squared();
+    let s = if len2 > 0.0 {
+        ((p - a).dot(d) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (a + d * s - p).length()
+}
+
+fn segments_touch(a: Vec2, b: Vec2, c: Vec2, d: Vec2, tolerance: f64) -> bool {
+    intersect_segment_segment(a, b, c, d).is_some()
+        || [
+            distance_to_segment(a, c, d),
+            distance_to_segment(b, c, d),
+            distance_to_segment(c, a, b),
+            distance_to_segment(d, a, b),
+        ]
+        .into_iter()
+        .any(|x| x <= tolerance)
+}
+
+/// A relative tolerance for "within rounding" tests inside the step: `2^-20` of the scene.
+const NEAR: f32 = 1.0 / (1 << 20) as f32;
+
+fn point_segment(p: [Vec2; 2], a: [Vec2; 2], b: [Vec2; 2]) -> Vec<[f32; 2]> {
+    let on_at = |i: usize| intersect_segment_segment(a[i], b[i], p[i], p[i]).is_some();
+    let (on0, on1) = (on_at(0), on_at(1));
+    if orient2d(a[0], b[0], p[0]) == 0.0
+        && orient2d(a[1], b[1], p[1]) == 0.0
+        && cross_of_motions(b, p, a) == 0.0
+    {
+        return point_on_its_line(p, a, b, on0, on1);
+    }
+    let tolerance = f64::from(NEAR * scale(&[p, a, b]));
+    let near_at = |t: f32| distance_to_segment(lerp(p, t), lerp(a, t), lerp(b, t)) <= tolerance;
+    let mut out: Vec<[f32; 2]> = Vec::new();
+    for sweep in sweep_point_segment(a, b, p) {
+        let t = sweep.time;
+        // The ends are decided by the exact static test.
+        if (t == 0.0 && !on0) || (t == 1.0 && !on1) {
+            continue;
+        }
+        out.push([t, t]);
+    }
+    if on0 && out.first().is_none_or(|i| i[0] > 0.0) {
+        out.insert(0, [0.0, 0.0]);
+    }
+    if on1 {
+        match out.last_mut() {
+            Some(last) if last[1] == 1.0 => {}
+            // The kernel reports only the start of a stretch on the segment: a point still on
+            // it at the end, and all the way since, slid along it.
+            Some(last) if near_at(last[0] + 0.5 * (1.0 - last[0])) => last[1] = 1.0,
+            _ => out.push([1.0, 1.0]),
+        }
+    }
+    out
+}
+
+/// A point on the segment's line during the whole step (the cross product is identically
+/// zero): it is on the segment while it is between the endpoints, so contact begins and ends
+/// only where it meets an endpoint.
+fn point_on_its_line(
+    p: [Vec2; 2],
+    a: [Vec2; 2],
+    b: [Vec2; 2],
+    on0: bool,
+    on1: bool,
+) -> Vec<[f32; 2]> {
+    let mut moments = Moments::default();
+    for end in [a, b] {
+        if let Some([first, last]) = box_interval(relative(p, end), Vec2::ZERO) {
+            moments.push(first);
+            moments.push(last);
+        }
+    }
+    let tolerance = f64::from(NEAR * scale(&[p, a, b]));
+    assemble(
+        moments,
+        on0,
+        on1,
+        |_| true,
+        |t| distance_to_segment(lerp(p, t), lerp(a, t), lerp(b, t)) <= tolerance,
+    )
+}
+
+fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2]) -> Vec<[f32; 2]> {
+    let [a, b] = s;
+    let [c, d] = r;
+    let mut moments = Moments::default();
+    for (seg, point) in [((a, b), c), ((a, b), d), ((c, d), a), ((c, d), b)] {
+        for sweep in sweep_point_segment(seg.0, seg.1, point) {
+            moments.push(sweep.time);
+        }
+    }
+    // Collinear segments sliding along each other separate when two endpoints meet (the
+    // sweeps report only when an endpoint starts to lie on the other segment).
+    for (p, q) in [(a, c), (a, d), (b, c), (b, d)] {
+        if let Some([first, last]) = box_interval(relative(p, q), Vec2::ZERO) {
+            moments.push(first);
+            moments.push(last);
+        }
+    }
+    let touch_at = |i: usize| intersect_segment_segment(a[i], b[i], c[i], d[i]).is_some();
+    let tolerance = f64::from(NEAR * scale(&[a, b, c, d]));
+    assemble(
+        moments,
+        touch_at(0),
+        touch_at(1),
+        |_| true,
+        |t| segments_touch(lerp(a, t), lerp(b, t), lerp(c, t), lerp(d, t), tolerance),
+    )
+}
+
+fn segment_circle(s: [[Vec2; 2]; 2], center: [Vec2; 2], radius: f32) -> Vec<[f32; 2]> {
+    let [a, b] = s;
+    let mut moments = Moments::default();
+    for end in [a, b] {
+        if let Some([first, last]) = disk_interval(relative(end, center), radius) {
+            moments.push(first);
+            moments.push(last);
+        }
+    }
+    let (roots, n) = tangent_moments(a, b, center, radius);
+    for &t in &roots[..n] {
+        moments.push(t as f32);
+    }
+    let r = f64::from(radius);
+    let touch_exact = |i: usize| {
+        circle_power(a[i], center[i], radius) <= 0.0
+            || circle_power(b[i], center[i], radius) <= 0.0
+            || !intersect_segment_circle(a[i], b[i], center[i], radius).is_empty()
+            || distance_to_segment(center[i], a[i], b[i]) <= r
+    };
+    let tolerance = f64::from(NEAR * scale(&[a, b, center]).max(radius));
+    let near =
+        |t: f32| distance_to_segment(lerp(center, t), lerp(a, t), lerp(b, t)) <= r + tolerance;
+    assemble(moments, touch_exact(0), touch_exact(1), near, near)
+}
+
+/// Moments at which the circle is tangent to the moving segment's line with the foot of the
+/// tangency on the segment: roots of `cross(b − a, c − a)² − r²·|b − a|²`, degree 4 in time.
+fn tangent_moments(a: [Vec2; 2], b: [Vec2; 2], c: [Vec2; 2], radius: f32) -> ([f64; 4], usize) {
+    let f = |p: [Vec2; 2]| (p[0].as_dvec2(), p[1].as_dvec2() - p[0].as_dvec2());
+    let ((a0, da), (b0, db), (c0, dc)) = (f(a), f(b), f(c));
+    let (d0, dd) = (b0 - a0, db - da);
+    let (e0, de) = (c0 - a0, dc - da);
+    let q = [
+        d0.perp_dot(e0),
+        d0.perp_dot(de) + dd.perp_dot(e0),
+        dd.perp_dot(de),
+    ];
+    let l = [d0.dot(d0), 2.0 * d0.dot(dd), dd.dot(dd)];
+    let r2 = f64::from(radius) * f64::from(radius);
+    let g: Poly = [
+        q[0] * q[0] - r2 * l[0],
+        2.0 * q[0] * q[1] - r2 * l[1],
+        q[1] * q[1] + 2.0 * q[0] * q[2] - r2 * l[2],
+        2.0 * q[1] * q[2],
+        q[2] * q[2],
+    ];
+    let q_size = q.iter().map(|x| x.abs()).sum::<f64>();
+    let l_size = l.iter().map(|x| x.abs()).sum::<f64>();
+    let tolerance = 64.0 * f64::EPSILON * (q_size * q_size + r2 * l_size);
+    let (roots, n) = roots_in_unit(&g, tolerance);
+    let mut out = [0.0; 4];
+    let mut m = 0;
+    for &t in &roots[..n] {
+        let d = d0 + dd * t;
+        let e = e0 + de * t;
+        let len2 = d.length_squared();
+        let foot = if len2 > 0.0 { e.dot(d) / len2 } else { -1.0 };
+        if (-1e-6..=1.0 + 1e-6).contains(&foot) {
+            out[m] = t;
+            m += 1;
+        }
+    }
+    // Times are f64 here; the caller narrows them to f32 moments.
+    (out, m)
+}
+
+fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2) -> Vec<[f32; 2]> {
+    let [a, b] = s;
+    let mut moments = Moments::default();
+    for end in [a, b] {
+        if let Some([first, last]) = box_interval(relative(end, center), half) {
+            moments.push(first);
+            moments.push(last);
+        }
+    }
+    for sign in [
+        Vec2::ONE,
+        -Vec2::ONE,
+        Vec2::new(1.0, -1.0),
+        Vec2::new(-1.0, 1.0),
+    ] {
+        let corner = [center[0] + sign * half, center[1] + sign * half];
+        for sweep in sweep_point_segment(a, b, corner) {
+            moments.push(sweep.time);
+        }
+    }
+    let aabb_at = |c: Vec2, grow: f32| Aabb2d {
+        min: c - half - Vec2::splat(grow),
+        max: c + half + Vec2::splat(grow),
+    };
+    let touch_at = |i: usize| clip_segment_aabb(a[i], b[i], &aabb_at(center[i], 0.0)).is_some();
+    let grow = NEAR * scale(&[a, b, center]).max(half.max_element());
+    assemble(
+        moments,
+        touch_at(0),
+        touch_at(1),
+        |_| true,
+        |t| clip_segment_aabb(lerp(a, t), lerp(b, t), &aabb_at(lerp(center, t), grow)).is_some(),
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,214 @@
+//! Hand-computed contact intervals for each pair; the plugin tests compare every pair with an
+//! exact rational oracle on random input.
+
+use super::*;
+
+fn v(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+fn still<const N: usize>(p: Vec2) -> [Vec2; 2] {
+    [p; 2]
+}
+
+fn point(from: Vec2, to: Vec2) -> ShapePath {
+    ShapePath::Point([from, to])
+}
+
+fn wall() -> ShapePath {
+    ShapePath::Segment {
+        a: still::<2>(v(0.0, -1.0)),
+        b: still::<2>(v(0.0, 1.0)),
+    }
+}
+
+fn unit_box(center: Vec2) -> ShapePath {
+    ShapePath::Aabb {
+        center: [center; 2],
+        half_extents: Vec2::ONE,
+    }
+}
+
+fn assert_intervals(a: &ShapePath, b: &ShapePath, expected: &[[f32; 2]]) {
+    for (x, y) in [(a, b), (b, a)] {
+        let got = contact_intervals(x, y);
+        assert_eq!(got.len(), expected.len(), "{x:?} vs {y:?}: {got:?}");
+        for (g, e) in got.iter().zip(expected) {
+            assert!(
+                (g[0] - e[0]).abs() < 1e-5 && (g[1] - e[1]).abs() < 1e-5,
+                "{x:?} vs {y:?}: {got:?}, expected {expected:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn point_pairs() {
+    let p = point(v(-5.0, 0.0), v(15.0, 0.0));
+    assert_intervals(&p, &wall(), &[[0.25, 0.25]]);
+    assert_intervals(&p, &point(v(0.0, 0.0), v(0.0, 0.0)), &[[0.25, 0.25]]);
+    assert_intervals(&p, &point(v(0.0, 1.0), v(0.0, 1.0)), &[]);
+    assert_intervals(&p, &unit_box(Vec2::ZERO), &[[0.2, 0.3]]);
+    let disk = ShapePath::Circle {
+        center: still::<2>(Vec2::ZERO),
+        radius: 1.0,
+    };
+    assert_intervals(&p, &disk, &[[0.2, 0.3]]);
+    // Two points moving together, coincident the whole step.
+    let q = point(v(1.0, 1.0), v(2.0, 2.0));
+    assert_intervals(&q, &q, &[[0.0, 1.0]]);
+}
+
+#[test]
+fn solids_against_solids() {
+    let disk = |x0: f32, x1: f32| ShapePath::Circle {
+        center: [v(x0, 0.0), v(x1, 0.0)],
+        radius: 1.0,
+    };
+    // Centres 2 apart at x = -7 + 20t: t = 0.25 and 0.45.
+    assert_intervals(&disk(-7.0, 13.0), &disk(0.0, 0.0), &[[0.25, 0.45]]);
+    // Box of half 1 moving through a box of half 1: |x| <= 2.
+    let moving_box = ShapePath::Aabb {
+        center: [v(-7.0, 0.0), v(13.0, 0.0)],
+        half_extents: Vec2::ONE,
+    };
+    assert_intervals(&moving_box, &unit_box(Vec2::ZERO), &[[0.25, 0.45]]);
+    // Circle past a box corner: centre on y = x + 2 line? Use a diagonal approach to the
+    // corner (1, 1): centre from (4, 4) to (1, 1) touches when 3√2·(1 − t)... distance to the
+    // corner √2·(4 − 3t − 1) = 1 → t = 1 − 1/(3√2).
+    let circle = ShapePath::Circle {
+        center: [v(4.0, 4.0), v(1.0, 1.0)],
+        radius: 1.0,
+    };
+    let t = 1.0 - 1.0 / (3.0 * core::f32::consts::SQRT_2);
+    assert_intervals(&circle, &unit_box(Vec2::ZERO), &[[t, 1.0]]);
+    // Both moving the same way, touching all step.
+    let a = ShapePath::Aabb {
+        center: [v(0.0, 0.0), v(5.0, 5.0)],
+        half_extents: Vec2::ONE,
+    };
+    let b = ShapePath::Aabb {
+        center: [v(2.0, 0.0), v(7.0, 5.0)],
+        half_extents: Vec2::ONE,
+    };
+    assert_intervals(&a, &b, &[[0.0, 1.0]]);
+}
+
+#[test]
+fn segment_pairs() {
+    // A vertical segment moving right through a still point, box, circle and segment.
+    let blade = ShapePath::Segment {
+        a: [v(-10.0, -1.0), v(10.0, -1.0)],
+        b: [v(-10.0, 1.0), v(10.0, 1.0)],
+    };
+    assert_intervals(&blade, &point(v(5.0, 0.0), v(5.0, 0.0)), &[[0.75, 0.75]]);
+    assert_intervals(&blade, &unit_box(v(5.0, 0.0)), &[[0.7, 0.8]]);
+    let disk = ShapePath::Circle {
+        center: still::<2>(v(5.0, 0.0)),
+        radius: 1.0,
+    };
+    assert_intervals(&blade, &disk, &[[0.7, 0.8]]);
+    let other = ShapePath::Segment {
+        a: still::<2>(v(4.0, 0.0)),
+        b: still::<2>(v(6.0, 0.0)),
+    };
+    assert_intervals(&blade, &other, &[[0.7, 0.8]]);
+    // A horizontal segment sliding over a circle's top: tangent while its x-range covers 0,
+    // from t = 1/6 (right end reaches x = 0) to t = 1/2 (left end leaves it).
+    let rail = ShapePath::Segment {
+        a: [v(-3.0, 1.0), v(3.0, 1.0)],
+        b: [v(-1.0, 1.0), v(5.0, 1.0)],
+    };
+    let origin_disk = ShapePath::Circle {
+        center: still::<2>(Vec2::ZERO),
+        radius: 1.0,
+    };
+    assert_intervals(&rail, &origin_disk, &[[1.0 / 6.0, 0.5]]);
+}
+
+#[test]
+fn turning_segment_grazes_a_circle_once() {
+    // Segment from (-4, 2) with its far end swinging down from (4, 2) to (4, -6): it turns
+    // and stretches through the circle of radius 1 at (2, 0). It first touches when the
+    // circle is tangent to its interior (the quartic) and last touches when it is tangent
+    // on the other side; compared with a dense scan of the static distance.
+    let swing = ShapePath::Segment {
+        a: still::<2>(v(-4.0, 2.0)),
+        b: [v(4.0, 2.0), v(4.0, -6.0)],
+    };
+    let disk = ShapePath::Circle {
+        center: still::<2>(v(2.0, 0.0)),
+        radius: 1.0,
+    };
+    let got = contact_intervals(&swing, &disk);
+    assert_eq!(got.len(), 1, "{got:?}");
+    // Dense check of the first contact with the static distance.
+    let touching: Vec<f32> = (0..=100_000)
+        .map(|i| i as f32 / 100_000.0)
+        .filter(|&t| {
+            let Shape::Segment(a, b) = swing.at(t) else {
+                unreachable!()
+            };
+            distance_to_segment(v(2.0, 0.0), a, b) <= 1.0
+        })
+        .collect();
+    let (first, last) = (touching[0], touching[touching.len() - 1]);
+    assert!((got[0][0] - first).abs() < 2e-5, "{got:?} vs {first}");
+    assert!((got[0][1] - last).abs() < 2e-5, "{got:?} vs {last}");
+    assert!(last < 1.0, "the swing passes the circle and leaves it");
+}
+
+#[test]
+fn raise_motion_crosses_twice() {
+    // Seed 002's "raise": one endpoint still, the other rising so the segment sweeps up
+    // through a point and, as it stretches, back down across it.
+    let seg = ShapePath::Segment {
+        a: still::<2>(v(0.0, 0.0)),
+        b: [v(10.0, -5.0), v(2.0, 5.0)],
+    };
+    let p = point(v(4.0, 1.0), v(4.0, 1.0));
+    let got = contact_intervals(&seg, &p);
+    // Dense sign changes of the cross product with the point between the endpoints.
+    let side = |t: f32| {
+        let Shape::Segment(a, b) = seg.at(t) else {
+            unreachable!()
+        };
+        (b - a).perp_dot(v(4.0, 1.0) - a) > 0.0
+    };
+    let changes = (0..10_000)
+        .filter(|&i| side(i as f32 / 1e4) != side((i + 1) as f32 / 1e4))
+        .count();
+    assert!(changes >= 1);
+    assert!(got.iter().all(|i| i[0] == i[1]), "{got:?}");
+    assert!(got.len() <= changes, "{got:?} vs {changes} sign changes");
+}
+
+#[test]
+fn invalid_paths_never_touch() {
+    let bad = ShapePath::Circle {
+        center: still::<2>(Vec2::ZERO),
+        radius: -1.0,
+    };
+    assert!(contact_intervals(&bad, &point(Vec2::ZERO, Vec2::ZERO)).is_empty());
+    let nan = point(v(f32::NAN, 0.0), Vec2::ZERO);
+    assert!(contact_intervals(&nan, &wall()).is_empty());
+}
+
+use super::super::path::Shape;
+
+#[test]
+fn sliding_along_a_line_starts_and_ends_at_the_endpoints() {
+    // A horizontal segment of length 2 moving right along its own line over a still point at
+    // the origin: centre x = -5 + 20t, contact while |x| <= 1.
+    let rod = ShapePath::Segment {
+        a: [v(-6.0, 0.0), v(14.0, 0.0)],
+        b: [v(-4.0, 0.0), v(16.0, 0.0)],
+    };
+    assert_intervals(&rod, &point(Vec2::ZERO, Vec2::ZERO), &[[0.2, 0.3]]);
+    // Over a still collinear segment of length 2 around the origin: |x| <= 2.
+    let track = ShapePath::Segment {
+        a: still::<2>(v(-1.0, 0.0)),
+        b: still::<2>(v(1.0, 0.0)),
+    };
+    assert_intervals(&rod, &track, &[[0.15, 0.35]]);
+}

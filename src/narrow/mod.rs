@@ -1,0 +1,38 @@
+//! Moving shapes against each other over one step: when do they touch, and where.
+//!
+//! This is the narrow phase of [`SweepPlugin`](crate::prelude::SweepPlugin), usable on its own
+//! (no ECS). A [`ShapePath`] is one shape's motion during a step under the *linear per vertex*
+//! model: every vertex (a point, a segment endpoint, a circle's or box's centre) moves on a
+//! straight line from where it was at the start of the step (`time = 0`) to where it is at the
+//! end (`time = 1`). A segment whose endpoints move differently turns and stretches; circles and
+//! boxes keep their size; boxes never rotate.
+//!
+//! [`contact_intervals`] answers, for two paths, every moment in the step at which the two
+//! closed shapes touch or overlap, as closed time intervals (an instant contact, such as a
+//! point passing through a segment, is an interval `[t, t]`). [`witness`] then says where and
+//! in which direction they touch at one of those moments.
+//!
+//! # How each pair is solved
+//! | pair | reduction | kernel |
+//! |---|---|---|
+//! | point–point, point–box, box–box | relative motion against a box grown by the half extents (a point is a box of size 0) | [`clip_segment_aabb`](crate::geometry::clip_segment_aabb) |
+//! | point–circle, circle–circle | relative motion against a disk of the summed radius | [`intersect_segment_circle`](crate::geometry::intersect_segment_circle) |
+//! | circle–box | relative motion against the rounded box: two grown boxes and four corner disks | clip and circle |
+//! | point–segment | the point on the moving segment | [`sweep_point_segment`](crate::geometry::sweep_point_segment) |
+//! | segment–segment | contact starts and ends when an endpoint of one is on the other | four point–segment sweeps |
+//! | segment–box | ... when an endpoint crosses the box boundary or a corner crosses the segment | two clips, four sweeps |
+//! | segment–circle | ... when an endpoint crosses the circle, or the circle is tangent to the segment's interior (a quartic in time for a turning segment, solved by isolating its roots between the roots of its derivatives) | circle, quartic |
+//!
+//! For the pairs with a segment, the moments at which contact can begin or end are found
+//! first; between two such moments contact does not change, and one test at the midpoint
+//! says which. Whether the shapes touch at the very start and end of the step is decided by
+//! the exact static kernels, so consecutive steps agree about the shared moment.
+
+mod intervals;
+mod path;
+mod poly;
+mod witness;
+
+pub use intervals::contact_intervals;
+pub use path::{Shape, ShapePath};
+pub use witness::{Witness, witness};

@@ -1,0 +1,215 @@
+//! Shapes at one moment, and their motion over a step.
+
+use bevy_math::{Vec2, bounding::Aabb2d};
+
+/// One shape, in world space, at one moment.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    /// A single point.
+    Point(Vec2),
+    /// The closed segment between two points.
+    Segment(Vec2, Vec2),
+    /// A closed disk.
+    Circle {
+        /// Centre.
+        center: Vec2,
+        /// Radius, `> 0`.
+        radius: f32,
+    },
+    /// A closed axis-aligned box `center ± half_extents`.
+    Aabb {
+        /// Centre.
+        center: Vec2,
+        /// Half the size on each axis, `> 0`.
+        half_extents: Vec2,
+    },
+}
+
+impl Shape {
+    /// The smallest box containing the shape.
+    #[must_use]
+    pub fn bounds(&self) -> Aabb2d {
+        match *self {
+            Shape::Point(p) => Aabb2d { min: p, max: p },
+            Shape::Segment(a, b) => Aabb2d {
+                min: a.min(b),
+                max: a.max(b),
+            },
+            Shape::Circle { center, radius } => Aabb2d {
+                min: center - Vec2::splat(radius),
+                max: center + Vec2::splat(radius),
+            },
+            Shape::Aabb {
+                center,
+                half_extents,
+            } => Aabb2d {
+                min: center - half_extents,
+                max: center + half_extents,
+            },
+        }
+    }
+
+    /// A representative point: the point, the segment's midpoint, the centre.
+    #[must_use]
+    pub fn center(&self) -> Vec2 {
+        match *self {
+            Shape::Point(p) => p,
+            Shape::Segment(a, b) => a.midpoint(b),
+            Shape::Circle { center, .. } | Shape::Aabb { center, .. } => center,
+        }
+    }
+}
+
+/// One shape's motion during a step: each vertex moves linearly from `[0]` (start of the
+/// step) to `[1]` (end of the step).
+///
+/// Sizes (radius, half extents) are constant during the step. Build one from two [`Shape`]s
+/// with [`ShapePath::between`], or directly.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShapePath {
+    /// A point moving from `[0]` to `[1]`.
+    Point([Vec2; 2]),
+    /// A segment whose endpoint `a` moves `a[0] → a[1]` and endpoint `b` moves `b[0] → b[1]`:
+    /// it translates, turns and stretches.
+    Segment {
+        /// Path of the first endpoint.
+        a: [Vec2; 2],
+        /// Path of the second endpoint.
+        b: [Vec2; 2],
+    },
+    /// A disk whose centre moves `center[0] → center[1]`.
+    Circle {
+        /// Path of the centre.
+        center: [Vec2; 2],
+        /// Radius, `> 0`.
+        radius: f32,
+    },
+    /// An axis-aligned box whose centre moves `center[0] → center[1]`.
+    Aabb {
+        /// Path of the centre.
+        center: [Vec2; 2],
+        /// Half the size on each axis, `> 0`.
+        half_extents: Vec2,
+    },
+}
+
+/// `(1 − t)·p + t·q`, exactly `p` at `t = 0` and exactly `q` at `t = 1`, and exactly `p`
+/// throughout where a coordinate does not move.
+#[inline]
+pub(crate) fn lerp(path: [Vec2; 2], t: f32) -> Vec2 {
+    let [p, q] = path;
+    let s = 1.0 - t;
+    Vec2::new(
+        if p.x == q.x { p.x } else { s * p.x + t * q.x },
+        if p.y == q.y { p.y } else { s * p.y + t * q.y },
+    )
+}
+
+impl ShapePath {
+    /// The motion from `start` to `end`. `None` if the two are different kinds of shape; the
+    /// sizes are taken from `end`.
+    #[must_use]
+    pub fn between(start: Shape, end: Shape) -> Option<Self> {
+        Some(match (start, end) {
+            (Shape::Point(p), Shape::Point(q)) => ShapePath::Point([p, q]),
+            (Shape::Segment(a0, b0), Shape::Segment(a1, b1)) => ShapePath::Segment {
+                a: [a0, a1],
+                b: [b0, b1],
+            },
+            (Shape::Circle { center: c0, .. }, Shape::Circle { center, radius }) => {
+                ShapePath::Circle {
+                    center: [c0, center],
+                    radius,
+                }
+            }
+            (
+                Shape::Aabb { center: c0, .. },
+                Shape::Aabb {
+                    center,
+                    half_extents,
+                },
+            ) => ShapePath::Aabb {
+                center: [c0, center],
+                half_extents,
+            },
+            _ => return None,
+        })
+    }
+
+    /// A shape that does not move.
+    #[must_use]
+    pub fn still(shape: Shape) -> Self {
+        Self::between(shape, shape).unwrap_or(ShapePath::Point([Vec2::ZERO; 2]))
+    }
+
+    /// The shape at `time` in `[0, 1]`: exactly the start at `0` and the end at `1`.
+    #[must_use]
+    pub fn at(&self, time: f32) -> Shape {
+        match *self {
+            ShapePath::Point(p) => Shape::Point(lerp(p, time)),
+            ShapePath::Segment { a, b } => Shape::Segment(lerp(a, time), lerp(b, time)),
+            ShapePath::Circle { center, radius } => Shape::Circle {
+                center: lerp(center, time),
+                radius,
+            },
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            } => Shape::Aabb {
+                center: lerp(center, time),
+                half_extents,
+            },
+        }
+    }
+
+    /// A box containing the shape at every moment of the step (the union of the start and
+    /// end bounds, which contains everything in between under linear motion).
+    #[must_use]
+    pub fn swept_bounds(&self) -> Aabb2d {
+        let (s, e) = (self.at(0.0).bounds(), self.at(1.0).bounds());
+        Aabb2d {
+            min: s.min.min(e.min),
+            max: s.max.max(e.max),
+        }
+    }
+
+    /// How far the material point at `along` (segments; ignored for other shapes) moves
+    /// during the step.
+    #[must_use]
+    pub fn displacement(&self, along: Option<f32>) -> Vec2 {
+        let d = |p: [Vec2; 2]| p[1] - p[0];
+        match *self {
+            ShapePath::Point(p) => d(p),
+            ShapePath::Segment { a, b } => d(a).lerp(d(b), along.unwrap_or(0.5)),
+            ShapePath::Circle { center, .. } | ShapePath::Aabb { center, .. } => d(center),
+        }
+    }
+
+    /// `true` if every coordinate is finite and every size is positive (and finite): the
+    /// inputs [`contact_intervals`](super::contact_intervals) is specified for.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        let finite = |p: [Vec2; 2]| p[0].is_finite() && p[1].is_finite();
+        match *self {
+            ShapePath::Point(p) => finite(p),
+            ShapePath::Segment { a, b } => finite(a) && finite(b),
+            ShapePath::Circle { center, radius } => {
+                finite(center) && radius.is_finite() && radius > 0.0
+            }
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            } => finite(center) && half_extents.is_finite() && half_extents.cmpgt(Vec2::ZERO).all(),
+        }
+    }
+
+    /// Order of the kinds used to put a pair in canonical order: point, segment, circle, box.
+    pub(crate) fn rank(&self) -> u8 {
+        match self {
+            ShapePath::Point(_) => 0,
+            ShapePath::Segment { .. } => 1,
+            ShapePath::Circle { .. } => 2,
+            ShapePath::Aabb { .. } => 3,
+        }
+    }
+}

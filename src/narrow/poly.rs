@@ -1,0 +1,129 @@
+//! Real roots of a polynomial of degree at most 4 on `[0, 1]`, by isolation.
+//!
+//! The roots of `p'` split `[0, 1]` into pieces on which `p` is monotone; each piece holds at
+//! most one root, found by bisection on the sign, which cannot miss it and cannot converge to
+//! the wrong one. The roots of `p'` come the same way from `p''`, down to a linear polynomial.
+//! A root of even multiplicity (a tangency) does not change sign: it is a root of `p'` where
+//! `|p|` is within the evaluation error, and is accepted there.
+
+/// Coefficients, lowest degree first: `c[0] + c[1]·t + c[2]·t² + …`.
+pub(crate) type Poly = [f64; 5];
+
+/// The roots of `p` in `[0, 1]`, ascending, at most 4. `tolerance` is the absolute error of
+/// evaluating `p` (a value within it counts as zero at a turning point). A polynomial that
+/// is within `tolerance` of zero everywhere has no isolated roots and gives none.
+pub(crate) fn roots_in_unit(p: &Poly, tolerance: f64) -> ([f64; 4], usize) {
+    let mut roots = [0.0; 4];
+    let mut count = 0;
+    let degree = (0..5).rev().find(|&i| p[i] != 0.0).unwrap_or(0);
+    let magnitude: f64 = p.iter().map(|c| c.abs()).sum();
+    if degree == 0 || magnitude <= tolerance {
+        return (roots, 0);
+    }
+    if degree == 1 {
+        let t = -p[0] / p[1];
+        if (0.0..=1.0).contains(&t) {
+            roots[0] = t;
+            count = 1;
+        }
+        return (roots, count);
+    }
+    // Turning points from the derivative, whose evaluation error is about as large
+    // relative to its coefficients.
+    let derivative: Poly = [p[1], 2.0 * p[2], 3.0 * p[3], 4.0 * p[4], 0.0];
+    let (turning, turns) = roots_in_unit(&derivative, tolerance * 4.0);
+    let mut breaks = [0.0; 6];
+    breaks[0] = 0.0;
+    breaks[1..=turns].copy_from_slice(&turning[..turns]);
+    breaks[turns + 1] = 1.0;
+    let breaks = &breaks[..turns + 2];
+
+    let mut push = |t: f64| {
+        if count < 4 && (count == 0 || t - roots[count - 1] > 1e-12) {
+            roots[count] = t;
+            count += 1;
+        }
+    };
+    for window in breaks.windows(2) {
+        let (lo, hi) = (window[0], window[1]);
+        let (f_lo, f_hi) = (eval(p, lo), eval(p, hi));
+        if f_lo.abs() <= tolerance {
+            push(lo);
+        } else if f_hi.abs() > tolerance && (f_lo < 0.0) != (f_hi < 0.0) {
+            push(bisect(p, lo, hi, f_lo < 0.0));
+        }
+    }
+    if eval(p, 1.0).abs() <= tolerance {
+        push(1.0);
+    }
+    (roots, count)
+}
+
+/// Horner evaluation.
+pub(crate) fn eval(p: &Poly, t: f64) -> f64 {
+    p.iter().rev().fold(0.0, |acc, &c| acc * t + c)
+}
+
+/// The sign change of a monotone `p` in `[lo, hi]`, to the last bit.
+fn bisect(p: &Poly, mut lo: f64, mut hi: f64, negative_at_lo: bool) -> f64 {
+    for _ in 0..80 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if (eval(p, mid) < 0.0) == negative_at_lo {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from_roots(roots: &[f64]) -> Poly {
+        let mut p: Poly = [1.0, 0.0, 0.0, 0.0, 0.0];
+        for &r in roots {
+            // multiply by (t - r)
+            let mut next = [0.0; 5];
+            for i in 0..5 {
+                next[i] -= r * p[i];
+                if i + 1 < 5 {
+                    next[i + 1] += p[i];
+                }
+            }
+            p = next;
+        }
+        p
+    }
+
+    #[test]
+    fn finds_simple_and_double_roots() {
+        let cases: &[(&[f64], &[f64])] = &[
+            (&[0.25, 0.75], &[0.25, 0.75]),
+            (&[0.1, 0.2, 0.3, 0.4], &[0.1, 0.2, 0.3, 0.4]),
+            (&[0.5, 0.5], &[0.5]),
+            (&[0.3, 0.3, 0.8, 2.0], &[0.3, 0.8]),
+            (&[-1.0, 2.0], &[]),
+            (&[0.0, 1.0], &[0.0, 1.0]),
+            (&[0.6], &[0.6]),
+        ];
+        for (roots, expected) in cases {
+            let p = from_roots(roots);
+            let (found, n) = roots_in_unit(&p, 1e-14);
+            assert_eq!(n, expected.len(), "{roots:?}: {:?}", &found[..n]);
+            for (f, e) in found[..n].iter().zip(expected.iter()) {
+                assert!((f - e).abs() < 1e-6, "{roots:?}: {f} vs {e}");
+            }
+        }
+    }
+
+    #[test]
+    fn zero_polynomial_has_no_isolated_roots() {
+        assert_eq!(roots_in_unit(&[0.0; 5], 0.0).1, 0);
+        assert_eq!(roots_in_unit(&[1e-20, 0.0, 1e-20, 0.0, 0.0], 1e-15).1, 0);
+    }
+}

@@ -1,0 +1,422 @@
+//! Where and in which direction two shapes touch at one moment.
+
+use super::path::{Shape, ShapePath};
+use crate::geometry::{SegmentIntersection, clip_segment_aabb, intersect_segment_segment};
+use bevy_math::{Vec2, bounding::Aabb2d};
+
+/// The geometry of a contact between shapes `a` and `b` at one moment.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Witness {
+    /// The contact point, world space: midway between the closest points of the two shapes
+    /// (they coincide when the shapes touch).
+    pub point: Vec2,
+    /// Unit normal pointing from `b` towards `a`.
+    pub normal: Vec2,
+    /// Where along `a` the contact is, if `a` is a segment (`0` at its first endpoint).
+    pub along_a: Option<f32>,
+    /// Where along `b` the contact is, if `b` is a segment.
+    pub along_b: Option<f32>,
+    /// How far `a`'s contact point moves during the step, relative to `b`'s (divide by the
+    /// step's duration for a velocity).
+    pub relative_motion: Vec2,
+}
+
+impl Witness {
+    /// The same contact seen from `b`: normal reversed, `along`s and motion swapped.
+    #[must_use]
+    pub fn flipped(self) -> Self {
+        Self {
+            point: self.point,
+            normal: -self.normal,
+            along_a: self.along_b,
+            along_b: self.along_a,
+            relative_motion: -self.relative_motion,
+        }
+    }
+}
+
+/// Where `a` and `b` touch at `time`, for a contact found by
+/// [`contact_intervals`](super::contact_intervals).
+///
+/// `separating` says which way the normal of a contact between two thin features (a point or
+/// segment against a point or segment, where the shapes themselves give no outward side) is
+/// oriented: `false` for a contact that begins (the normal faces where `a` comes from),
+/// `true` for one that ends (where `a` goes). Solid shapes (circles, boxes) give the outward
+/// normal of their boundary at the contact.
+///
+/// Never NaN: degenerate cases (coincident centres, no relative motion) fall back to a fixed
+/// unit axis.
+#[must_use]
+pub fn witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> Witness {
+    let (sa, sb) = (a.at(time), b.at(time));
+    let closest = if a.rank() <= b.rank() {
+        closest_points(&sa, &sb)
+    } else {
+        closest_points(&sb, &sa).swap()
+    };
+    let relative_motion = a.displacement(closest.along_a) - b.displacement(closest.along_b);
+    // Positions at `time` carry rounding errors of a few ulps of the largest coordinate
+    // along the paths.
+    let scale = [a.swept_bounds(), b.swept_bounds()]
+        .iter()
+        .flat_map(|x| [x.min.abs().max_element(), x.max.abs().max_element()])
+        .fold(0.0, f32::max);
+    let normal = normal(&sa, &sb, &closest, relative_motion, separating, scale)
+        .filter(|n| n.is_finite())
+        .unwrap_or(Vec2::X);
+    let point = closest.on_a.midpoint(closest.on_b);
+    let point = if point.is_finite() {
+        point
+    } else {
+        sa.center().midpoint(sb.center())
+    };
+    Witness {
+        point,
+        normal,
+        along_a: closest.along_a,
+        along_b: closest.along_b,
+        relative_motion,
+    }
+}
+
+/// Closest points (equal when the shapes touch or overlap) and the segment parameters there.
+#[derive(Clone, Copy, Debug)]
+struct Closest {
+    on_a: Vec2,
+    on_b: Vec2,
+    along_a: Option<f32>,
+    along_b: Option<f32>,
+}
+
+impl Closest {
+    fn swap(self) -> Self {
+        Self {
+            on_a: self.on_b,
+            on_b: self.on_a,
+            along_a: self.along_b,
+            along_b: self.along_a,
+        }
+    }
+}
+
+fn on_segment(p: Vec2, a: Vec2, b: Vec2) -> (Vec2, f32) {
+    let d = b - a;
+    let len2 = d.length_squared();
+    let s = if len2 > 0.0 {
+        ((p - a).dot(d) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (a + d * s, s)
+}
+
+fn on_disk(p: Vec2, center: Vec2, radius: f32) -> Vec2 {
+    let d = p - center;
+    let len = d.length();
+    if len <= radius {
+        p
+    } else {
+        center + d * (radius / len)
+    }
+}
+
+fn on_box(p: Vec2, center: Vec2, half: Vec2) -> Vec2 {
+    p.clamp(center - half, center + half)
+}
+
+/// Closest points for `a.rank() <= b.rank()` (point, segment, circle, box).
+fn closest_points(a: &Shape, b: &Shape) -> Closest {
+    let plain = |on_a, on_b| Closest {
+        on_a,
+        on_b,
+        along_a: None,
+        along_b: None,
+    };
+    match (*a, *b) {
+        (Shape::Point(p), Shape::Point(q)) => plain(p, q),
+        (Shape::Point(p), Shape::Segment(s, e)) => {
+            let (q, along) = on_segment(p, s, e);
+            Closest {
+                along_b: Some(along),
+                ..plain(p, q)
+            }
+        }
+        (Shape::Point(p), Shape::Circle { center, radius }) => plain(p, on_disk(p, center, radius)),
+        (
+            Shape::Point(p),
+            Shape::Aabb {
+                center,
+                half_extents,
+            },
+        ) => plain(p, on_box(p, center, half_extents)),
+        (Shape::Segment(a0, a1), Shape::Segment(b0, b1)) => segment_segment(a0, a1, b0, b1),
+        (Shape::Segment(s, e), Shape::Circle { center, radius }) => {
+            let (p, along) = on_segment(center, s, e);
+            Closest {
+                along_a: Some(along),
+                ..plain(p, on_disk(p, center, radius))
+            }
+        }
+        (
+            Shape::Segment(s, e),
+            Shape::Aabb {
+                center,
+                half_extents,
+            },
+        ) => segment_box(s, e, center, half_extents),
+        (
+            Shape::Circle { center, radius },
+            Shape::Circle {
+                center: other,
+                radius: other_radius,
+            },
+        ) => {
+            let n = (center - other).try_normalize().unwrap_or(Vec2::X);
+            let depth = (center - other).length() - radius - other_radius;
+            if depth < 0.0 {
+                // Overlapping: both at the middle of the overlap.
+                let p = other + n * (other_radius + 0.5 * depth);
+                plain(p, p)
+            } else {
+                plain(center - n * radius, other + n * other_radius)
+            }
+        }
+        (
+            Shape::Circle { center, radius },
+            Shape::Aabb {
+                center: box_center,
+                half_extents,
+            },
+        ) => {
+            let q = on_box(center, box_center, half_extents);
+            plain(on_disk(q, center, radius), q)
+        }
+        (
+            Shape::Aabb {
+                center: c,
+                half_extents: h,
+            },
+            Shape::Aabb {
+                center: d,
+                half_extents: k,
+            },
+        ) => {
+            let (a_min, a_max, b_min, b_max) = (c - h, c + h, d - k, d + k);
+            let lo = a_min.max(b_min);
+            let hi = a_max.min(b_max);
+            let axis = |lo: f32, hi: f32, a_center: f32, b_center: f32| {
+                if lo <= hi {
+                    let m = 0.5 * (lo + hi);
+                    (m, m)
+                } else if a_center < b_center {
+                    (hi, lo) // a's max face, b's min face
+                } else {
+                    (lo, hi)
+                }
+            };
+            let (ax, bx) = axis(lo.x, hi.x, c.x, d.x);
+            let (ay, by) = axis(lo.y, hi.y, c.y, d.y);
+            plain(Vec2::new(ax, ay), Vec2::new(bx, by))
+        }
+        // Callers order the pair by rank.
+        _ => plain(a.center(), b.center()),
+    }
+}
+
+fn segment_segment(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> Closest {
+    match intersect_segment_segment(a0, a1, b0, b1) {
+        SegmentIntersection::Point { t, u, point } => Closest {
+            on_a: point,
+            on_b: point,
+            along_a: Some(t),
+            along_b: Some(u),
+        },
+        SegmentIntersection::Overlap { t, u } => {
+            let (tm, um) = (0.5 * (t[0] + t[1]), 0.5 * (u[0] + u[1]));
+            let p = a0.lerp(a1, tm);
+            Closest {
+                on_a: p,
+                on_b: p,
+                along_a: Some(tm),
+                along_b: Some(um),
+            }
+        }
+        SegmentIntersection::None => {
+            let candidates = [
+                {
+                    let (q, u) = on_segment(a0, b0, b1);
+                    (a0, q, 0.0, u)
+                },
+                {
+                    let (q, u) = on_segment(a1, b0, b1);
+                    (a1, q, 1.0, u)
+                },
+                {
+                    let (p, t) = on_segment(b0, a0, a1);
+                    (p, b0, t, 0.0)
+                },
+                {
+                    let (p, t) = on_segment(b1, a0, a1);
+                    (p, b1, t, 1.0)
+                },
+            ];
+            let best = candidates
+                .into_iter()
+                .min_by(|x, y| {
+                    x.0.distance_squared(x.1)
+                        .total_cmp(&y.0.distance_squared(y.1))
+                })
+                .unwrap_or((a0, b0, 0.0, 0.0));
+            Closest {
+                on_a: best.0,
+                on_b: best.1,
+                along_a: Some(best.2),
+                along_b: Some(best.3),
+            }
+        }
+    }
+}
+
+fn segment_box(s: Vec2, e: Vec2, center: Vec2, half: Vec2) -> Closest {
+    let aabb = Aabb2d {
+        min: center - half,
+        max: center + half,
+    };
+    if let Some(clip) = clip_segment_aabb(s, e, &aabb) {
+        let t = 0.5 * (clip.entry + clip.exit);
+        let p = s.lerp(e, t);
+        return Closest {
+            on_a: p,
+            on_b: p,
+            along_a: Some(t),
+            along_b: None,
+        };
+    }
+    let mut distance = s
+        .distance(on_box(s, center, half))
+        .min(e.distance(on_box(e, center, half)));
+    for sign in [
+        Vec2::ONE,
+        -Vec2::ONE,
+        Vec2::new(1.0, -1.0),
+        Vec2::new(-1.0, 1.0),
+    ] {
+        let corner = center + sign * half;
+        distance = distance.min(on_segment(corner, s, e).0.distance(corner));
+    }
+    // The part of the segment (nearly) at that distance, which is a whole stretch when the
+    // segment lies along a face: its middle.
+    let grow = distance * (1.0 + 1e-4) + f32::MIN_POSITIVE;
+    let grown = Aabb2d {
+        min: aabb.min - Vec2::splat(grow),
+        max: aabb.max + Vec2::splat(grow),
+    };
+    let t = clip_segment_aabb(s, e, &grown).map_or(0.0, |c| 0.5 * (c.entry + c.exit));
+    let p = s.lerp(e, t);
+    Closest {
+        on_a: p,
+        on_b: on_box(p, center, half),
+        along_a: Some(t),
+        along_b: None,
+    }
+}
+
+/// Outward normal of a solid shape (circle or box) at a point on or in it, looking towards
+/// `toward`; `None` for thin shapes.
+fn outward(shape: &Shape, at: Vec2, toward: Vec2) -> Option<Vec2> {
+    match *shape {
+        Shape::Circle { center, .. } => (at - center)
+            .try_normalize()
+            .or_else(|| (toward - center).try_normalize()),
+        Shape::Aabb {
+            center,
+            half_extents,
+        } => {
+            let q = at - center;
+            let over = q.abs() - half_extents;
+            let tolerance = half_extents.max_element() * 1e-5;
+            let sign = Vec2::new(1f32.copysign(q.x), 1f32.copysign(q.y));
+            Some(if over.x >= -tolerance && over.y >= -tolerance {
+                // A corner: its diagonal, unless `toward` is clearly off one face.
+                let off = toward - center - sign * half_extents;
+                let off = Vec2::new(off.x * sign.x, off.y * sign.y);
+                if off.x > 0.0 && off.y <= 0.0 {
+                    Vec2::new(sign.x, 0.0)
+                } else if off.y > 0.0 && off.x <= 0.0 {
+                    Vec2::new(0.0, sign.y)
+                } else {
+                    sign * core::f32::consts::FRAC_1_SQRT_2
+                }
+            } else if over.x >= over.y {
+                Vec2::new(sign.x, 0.0)
+            } else {
+                Vec2::new(0.0, sign.y)
+            })
+        }
+        Shape::Point(_) | Shape::Segment(..) => None,
+    }
+}
+
+fn perp(shape: &Shape) -> Option<Vec2> {
+    match *shape {
+        Shape::Segment(s, e) => (e - s).perp().try_normalize(),
+        _ => None,
+    }
+}
+
+/// `true` for a parameter clearly inside the segment, not at an end or within rounding of
+/// one (coordinates of size `scale` carry errors of a few ulps of `scale`).
+fn is_interior(along: Option<f32>, segment: &Shape, scale: f32) -> bool {
+    let Shape::Segment(s, e) = *segment else {
+        return false;
+    };
+    let end = (8.0 * f32::EPSILON * scale / s.distance(e)).max(1e-4);
+    along.is_some_and(|x| x > end && x < 1.0 - end)
+}
+
+/// Normal from `b` towards `a`.
+fn normal(
+    a: &Shape,
+    b: &Shape,
+    closest: &Closest,
+    relative_motion: Vec2,
+    separating: bool,
+    scale: f32,
+) -> Option<Vec2> {
+    if let Some(n) = outward(b, closest.on_b, a.center()) {
+        return Some(n);
+    }
+    if let Some(n) = outward(a, closest.on_a, b.center()) {
+        return Some(-n);
+    }
+    // Two thin features: the segment whose interior is touched gives the line, the motion
+    // gives the side; a point or an endpoint against a point or an endpoint has only the
+    // motion.
+    let line = if is_interior(closest.along_b, b, scale) {
+        perp(b)
+    } else if is_interior(closest.along_a, a, scale) {
+        perp(a)
+    } else {
+        None
+    };
+    let towards_a = if separating {
+        relative_motion
+    } else {
+        -relative_motion
+    };
+    match line {
+        Some(n) => {
+            let side = n.dot(towards_a);
+            if side < 0.0 {
+                Some(-n)
+            } else if side > 0.0 {
+                Some(n)
+            } else {
+                // Sliding along the line: the side `a` is on, else either.
+                let off = n.dot(a.center() - b.center());
+                Some(if off < 0.0 { -n } else { n })
+            }
+        }
+        None => towards_a.try_normalize(),
+    }
+}

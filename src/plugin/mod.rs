@@ -1,0 +1,137 @@
+//! The ECS half: [`SweepPlugin`], its components, system sets, resources and events.
+
+mod broad;
+mod components;
+mod events;
+mod systems;
+
+pub use components::{AngularVelocity, Collider, CollisionLayers, SweptPath, Teleport, Velocity};
+pub use events::{CollisionEvent, CollisionKind};
+pub use systems::{Contact, Contacts, SkippedColliders};
+
+use bevy::app::{App, FixedPostUpdate, Plugin};
+use bevy::ecs::intern::Interned;
+use bevy::ecs::prelude::*;
+use bevy::ecs::schedule::ScheduleLabel;
+
+/// Continuous collision detection for every entity with a [`Collider`].
+///
+/// Each run of its schedule (a fixed tick, by default in [`FixedPostUpdate`]) it
+/// 1. takes the start of each collider's motion: where it was at the end of the previous
+///    tick, or where it is now if it is new or has a [`Teleport`] marker
+///    ([`SweepSystems::Prepare`]);
+/// 2. moves transforms by [`Velocity`] and [`AngularVelocity`] × the tick's duration
+///    ([`SweepSystems::Integrate`], if [`integrate_velocity`](Self::integrate_velocity));
+/// 3. sweeps every collider from its start to where it is now (including moves made by other
+///    code since the last tick), finds the pairs whose swept bounds overlap
+///    ([`SweepSystems::BroadPhase`]) and every contact of those pairs inside the tick
+///    ([`SweepSystems::NarrowPhase`], in parallel on the compute task pool when
+///    [`parallel`](Self::parallel));
+/// 4. sends one [`CollisionEvent`] message per contact, in order of time, triggers it on both
+///    entities, and updates [`Contacts`] ([`SweepSystems::Report`]).
+///
+/// Add it on top of `DefaultPlugins` or `MinimalPlugins`. It only detects contacts: it never
+/// pushes colliders apart.
+#[derive(Clone, Debug)]
+pub struct SweepPlugin {
+    /// The schedule the sweep runs in. Default: [`FixedPostUpdate`], after game logic in
+    /// `FixedUpdate`. Use a fixed schedule: a tick's motion is what is swept.
+    pub schedule: Interned<dyn ScheduleLabel>,
+    /// Move transforms by [`Velocity`] and [`AngularVelocity`] each tick. Default: `true`.
+    /// Turn it off when something else moves your entities; they are swept all the same.
+    pub integrate_velocity: bool,
+    /// World units per metre-sized object: `1.0` for games in metres, about `100.0` for games
+    /// in pixels. Contact decisions are exact at any scale and do not use it; it sizes what
+    /// [`SweepDebugPlugin`](crate::debug::SweepDebugPlugin) draws (with the `debug-draw`
+    /// feature). Default: `1.0`.
+    pub length_unit: f32,
+    /// Run the narrow phase on Bevy's compute task pool. Results are identical either way.
+    /// Default: `true`.
+    pub parallel: bool,
+}
+
+impl Default for SweepPlugin {
+    fn default() -> Self {
+        Self {
+            schedule: FixedPostUpdate.intern(),
+            integrate_velocity: true,
+            length_unit: 1.0,
+            parallel: true,
+        }
+    }
+}
+
+/// The settings of the [`SweepPlugin`] in use, as a resource.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct SweepSettings {
+    /// See [`SweepPlugin::integrate_velocity`].
+    pub integrate_velocity: bool,
+    /// See [`SweepPlugin::length_unit`].
+    pub length_unit: f32,
+    /// See [`SweepPlugin::parallel`].
+    pub parallel: bool,
+}
+
+/// The plugin's system sets, in the order they run, all in [`SweepPlugin::schedule`].
+///
+/// Order your systems against them: for example, read this tick's [`CollisionEvent`]s
+/// `.after(SweepSystems::Report)`, or move things `.before(SweepSystems::Prepare)` in the same
+/// schedule (moves in `Update` or `FixedUpdate` are swept too).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SweepSystems {
+    /// Fix where each collider's motion starts (new and teleported colliders).
+    Prepare,
+    /// Integrate [`Velocity`] and [`AngularVelocity`] into transforms.
+    Integrate,
+    /// Gather this tick's paths and find the pairs whose swept bounds overlap.
+    BroadPhase,
+    /// Find every contact of those pairs inside the tick.
+    NarrowPhase,
+    /// Send and trigger [`CollisionEvent`]s; update [`Contacts`].
+    Report,
+}
+
+impl Plugin for SweepPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(SweepSettings {
+            integrate_velocity: self.integrate_velocity,
+            length_unit: self.length_unit,
+            parallel: self.parallel,
+        })
+        .init_resource::<Contacts>()
+        .init_resource::<SkippedColliders>()
+        .init_resource::<systems::TickState>()
+        .add_message::<CollisionEvent>()
+        .register_type::<Collider>()
+        .register_type::<Velocity>()
+        .register_type::<AngularVelocity>()
+        .register_type::<CollisionLayers>()
+        .register_type::<Teleport>()
+        .register_type::<SweptPath>()
+        .register_type::<CollisionKind>()
+        .register_type::<CollisionEvent>()
+        .configure_sets(
+            self.schedule,
+            (
+                SweepSystems::Prepare,
+                SweepSystems::Integrate,
+                SweepSystems::BroadPhase,
+                SweepSystems::NarrowPhase,
+                SweepSystems::Report,
+            )
+                .chain(),
+        )
+        .add_systems(
+            self.schedule,
+            (
+                systems::prepare.in_set(SweepSystems::Prepare),
+                systems::integrate
+                    .in_set(SweepSystems::Integrate)
+                    .run_if(|settings: Res<SweepSettings>| settings.integrate_velocity),
+                systems::broad_phase.in_set(SweepSystems::BroadPhase),
+                systems::narrow_phase.in_set(SweepSystems::NarrowPhase),
+                systems::report.in_set(SweepSystems::Report),
+            ),
+        );
+    }
+}

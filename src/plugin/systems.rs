@@ -1,0 +1,467 @@
+//! The systems of one tick, and the resources they keep between ticks.
+
+use super::SweepSettings;
+use super::broad::{inflate, overlapping_pairs};
+use super::components::{
+    AngularVelocity, Collider, CollisionLayers, SweptPath, Teleport, Velocity, transform_is_finite,
+    world_transform,
+};
+use super::events::{CollisionEvent, CollisionKind, Touch, transitions};
+use crate::narrow::{Shape, ShapePath, Witness, contact_intervals, witness};
+use bevy::ecs::prelude::*;
+use bevy::math::{Vec2, bounding::Aabb2d};
+use bevy::platform::collections::HashMap;
+use bevy::tasks::{ComputeTaskPool, ParallelSlice};
+use bevy::time::Time;
+use bevy::transform::components::Transform;
+
+/// Pairs of colliders in contact at the end of the last tick (a contact that has
+/// [`Started`](CollisionKind::Started) and not yet [`Ended`](CollisionKind::Ended)).
+#[derive(Resource, Default, Debug)]
+pub struct Contacts {
+    pairs: HashMap<(Entity, Entity), Record>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    state: Touch,
+    /// The last event of the pair, seen from the first entity: the place of an `Ended` sent
+    /// when one of them disappears.
+    last: CollisionEvent,
+    tick: u64,
+}
+
+/// One contact in [`Contacts`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// One entity of the pair (the smaller).
+    pub entity: Entity,
+    /// The other entity.
+    pub other: Entity,
+    /// The event that started the contact.
+    pub started: CollisionEvent,
+}
+
+impl Contacts {
+    fn key(a: Entity, b: Entity) -> (Entity, Entity) {
+        (a.min(b), a.max(b))
+    }
+
+    /// `true` if `a` and `b` are in contact (in either order).
+    #[must_use]
+    pub fn contains(&self, a: Entity, b: Entity) -> bool {
+        self.pairs
+            .get(&Self::key(a, b))
+            .is_some_and(|r| r.state == Touch::Touching)
+    }
+
+    /// Every pair in contact, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = Contact> + '_ {
+        self.pairs
+            .iter()
+            .filter(|(_, r)| r.state == Touch::Touching)
+            .map(|(&(entity, other), r)| Contact {
+                entity,
+                other,
+                started: r.last,
+            })
+    }
+
+    /// Every entity in contact with `entity`.
+    pub fn touching(&self, entity: Entity) -> impl Iterator<Item = Entity> + '_ {
+        self.iter().filter_map(move |c| {
+            if c.entity == entity {
+                Some(c.other)
+            } else if c.other == entity {
+                Some(c.entity)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// The number of pairs in contact.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// `true` if no pair is in contact.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Colliders the plugin could not sweep in the last tick, with the reason: a non-finite
+/// transform or velocity, a size that is not positive, a zero-length segment.
+///
+/// A skipped collider takes part in no contact (its contacts end); every other pair is
+/// unaffected. The plugin logs one warning naming the entity when it starts being skipped
+/// (or the reason changes), not every tick. When the input becomes usable again the
+/// collider starts afresh from where it is, as if teleported.
+#[derive(Resource, Default, Debug)]
+pub struct SkippedColliders {
+    reasons: HashMap<Entity, &'static str>,
+}
+
+impl SkippedColliders {
+    /// Why `entity` was skipped in the last tick, if it was.
+    #[must_use]
+    pub fn reason(&self, entity: Entity) -> Option<&'static str> {
+        self.reasons.get(&entity).copied()
+    }
+
+    /// Every skipped entity and why.
+    pub fn iter(&self) -> impl Iterator<Item = (Entity, &'static str)> + '_ {
+        self.reasons.iter().map(|(&e, &r)| (e, r))
+    }
+
+    /// The number of skipped colliders.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.reasons.len()
+    }
+
+    /// `true` if no collider was skipped.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.reasons.is_empty()
+    }
+
+    fn record(&mut self, entity: Entity, reason: &'static str) {
+        if self.reasons.insert(entity, reason) != Some(reason) {
+            log::warn!("bevy_sweep: skipping collider {entity}: {reason}");
+        }
+    }
+}
+
+/// One collider's motion in this tick.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Body {
+    pub(crate) entity: Entity,
+    pub(crate) path: ShapePath,
+}
+
+/// Scratch state of the current tick, kept to reuse its allocations.
+#[derive(Resource, Default)]
+pub(crate) struct TickState {
+    tick: u64,
+    duration: f32,
+    /// Sorted by entity.
+    bodies: Vec<Body>,
+    bounds: Vec<Aabb2d>,
+    layers: Vec<CollisionLayers>,
+    order: Vec<u32>,
+    pairs: Vec<(u32, u32)>,
+    results: Vec<(u32, u32, Vec<[f32; 2]>)>,
+    kinds: Vec<(CollisionKind, f32)>,
+    events: Vec<CollisionEvent>,
+}
+
+/// Where this tick's motion starts for new and teleported colliders: where they are now.
+pub(crate) fn prepare(
+    mut commands: Commands,
+    mut colliders: Query<(Entity, &Collider, &mut SweptPath, Has<Teleport>)>,
+    transforms: Query<(&Transform, Option<&ChildOf>)>,
+) {
+    for (entity, collider, mut swept, teleport) in &mut colliders {
+        if teleport {
+            commands.entity(entity).try_remove::<Teleport>();
+        }
+        if swept.previous.is_none() || teleport {
+            swept.previous = world_transform(entity, &transforms)
+                .filter(transform_is_finite)
+                .map(|t| collider.world_shape(&t));
+        }
+    }
+}
+
+/// Moves transforms by their velocities over the tick. Non-finite velocities are left out
+/// (the collider is then reported in [`SkippedColliders`]).
+pub(crate) fn integrate(
+    time: Res<Time>,
+    mut movers: Query<
+        (&mut Transform, Option<&Velocity>, Option<&AngularVelocity>),
+        Or<(With<Velocity>, With<AngularVelocity>)>,
+    >,
+) {
+    let dt = time.delta_secs();
+    for (mut transform, velocity, angular) in &mut movers {
+        if let Some(&Velocity(v)) = velocity
+            && v.is_finite()
+            && v != Vec2::ZERO
+        {
+            transform.translation += (v * dt).extend(0.0);
+        }
+        if let Some(&AngularVelocity(w)) = angular
+            && w.is_finite()
+            && w != 0.0
+        {
+            transform.rotate_z(w * dt);
+        }
+    }
+}
+
+/// Why a collider cannot be swept this tick, if it cannot.
+fn problem(
+    collider: &Collider,
+    world: Option<Transform>,
+    velocity: Option<&Velocity>,
+    angular: Option<&AngularVelocity>,
+) -> Result<Shape, &'static str> {
+    if let Some(reason) = collider.problem() {
+        return Err(reason);
+    }
+    if velocity.is_some_and(|v| !v.0.is_finite()) {
+        return Err("Velocity is not finite");
+    }
+    if angular.is_some_and(|w| !w.0.is_finite()) {
+        return Err("AngularVelocity is not finite");
+    }
+    let Some(world) = world else {
+        return Err("its transform or a parent's is missing");
+    };
+    if !transform_is_finite(&world) {
+        return Err("its world transform is not finite or has zero scale");
+    }
+    let shape = collider.world_shape(&world);
+    let usable =
+        ShapePath::still(shape).is_valid() && !matches!(shape, Shape::Segment(a, b) if a == b);
+    if usable {
+        Ok(shape)
+    } else {
+        Err("its world-space shape is degenerate or not finite (check the scale)")
+    }
+}
+
+/// Collects every collider's motion in this tick and the pairs whose swept bounds overlap.
+pub(crate) fn broad_phase(
+    time: Res<Time>,
+    mut state: ResMut<TickState>,
+    mut skipped: ResMut<SkippedColliders>,
+    mut colliders: Query<(
+        Entity,
+        &Collider,
+        &mut SweptPath,
+        &CollisionLayers,
+        Option<&Velocity>,
+        Option<&AngularVelocity>,
+    )>,
+    transforms: Query<(&Transform, Option<&ChildOf>)>,
+) {
+    let state = &mut *state;
+    state.tick += 1;
+    state.duration = time.delta_secs();
+    state.bodies.clear();
+    let mut layers_of = HashMap::<Entity, CollisionLayers>::default();
+    for (entity, collider, mut swept, layers, velocity, angular) in &mut colliders {
+        let world = world_transform(entity, &transforms);
+        let end = match problem(collider, world, velocity, angular) {
+            Ok(shape) => shape,
+            Err(reason) => {
+                skipped.record(entity, reason);
+                swept.path = None;
+                swept.previous = None;
+                continue;
+            }
+        };
+        if skipped.reasons.remove(&entity).is_some() {
+            log::info!("bevy_sweep: collider {entity} is usable again");
+        }
+        let path = swept
+            .previous
+            .and_then(|start| ShapePath::between(start, end))
+            .filter(ShapePath::is_valid)
+            .unwrap_or_else(|| ShapePath::still(end));
+        swept.path = Some(path);
+        swept.previous = Some(end);
+        state.bodies.push(Body { entity, path });
+        if *layers != CollisionLayers::ALL {
+            layers_of.insert(entity, *layers);
+        }
+    }
+    skipped.reasons.retain(|&e, _| colliders.contains(e));
+    state.bodies.sort_unstable_by_key(|b| b.entity);
+    state.bounds.clear();
+    state.layers.clear();
+    for body in &state.bodies {
+        state.bounds.push(inflate(body.path.swept_bounds()));
+        state.layers.push(
+            layers_of
+                .get(&body.entity)
+                .copied()
+                .unwrap_or(CollisionLayers::ALL),
+        );
+    }
+    overlapping_pairs(
+        &state.bounds,
+        &state.layers,
+        &mut state.order,
+        &mut state.pairs,
+    );
+}
+
+/// Contact intervals of every candidate pair, in parallel when allowed.
+pub(crate) fn narrow_phase(settings: Res<SweepSettings>, mut state: ResMut<TickState>) {
+    let state = &mut *state;
+    let bodies = &state.bodies;
+    let solve = |pairs: &[(u32, u32)]| -> Vec<(u32, u32, Vec<[f32; 2]>)> {
+        pairs
+            .iter()
+            .filter_map(|&(i, j)| {
+                let intervals =
+                    contact_intervals(&bodies[i as usize].path, &bodies[j as usize].path);
+                (!intervals.is_empty()).then_some((i, j, intervals))
+            })
+            .collect()
+    };
+    const CHUNK: usize = 512;
+    state.results = match ComputeTaskPool::try_get() {
+        Some(pool) if settings.parallel && pool.thread_num() > 1 && state.pairs.len() > CHUNK => {
+            state
+                .pairs
+                .par_chunk_map(pool, CHUNK, |_, chunk| solve(chunk))
+                .into_iter()
+                .flatten()
+                .collect()
+        }
+        _ => solve(&state.pairs),
+    };
+}
+
+fn event(
+    entity: Entity,
+    other: Entity,
+    kind: CollisionKind,
+    time: f32,
+    witness: Witness,
+    duration: f32,
+) -> CollisionEvent {
+    let velocity = if duration > 0.0 {
+        witness.relative_motion / duration
+    } else {
+        Vec2::ZERO
+    };
+    CollisionEvent {
+        entity,
+        other,
+        kind,
+        time_of_impact: time,
+        point: witness.point,
+        normal: witness.normal,
+        relative_velocity: if velocity.is_finite() {
+            velocity
+        } else {
+            Vec2::ZERO
+        },
+        along: witness.along_a,
+        other_along: witness.along_b,
+    }
+}
+
+/// Turns contact intervals into events, sends and triggers them, updates [`Contacts`].
+pub(crate) fn report(world: &mut World) {
+    world.resource_scope(|world, mut state: Mut<TickState>| {
+        let state = &mut *state;
+        let mut contacts = world.resource_mut::<Contacts>();
+        let (tick, duration) = (state.tick, state.duration);
+        state.events.clear();
+        for (i, j, intervals) in &state.results {
+            let (a, b) = (&state.bodies[*i as usize], &state.bodies[*j as usize]);
+            let key = (a.entity, b.entity);
+            let record = contacts.pairs.get(&key).copied();
+            state.kinds.clear();
+            let after = transitions(
+                intervals,
+                record.map_or(Touch::Apart, |r| r.state),
+                &mut state.kinds,
+            );
+            let mut last = record.map(|r| r.last);
+            for &(kind, time) in &state.kinds {
+                let w = witness(&a.path, &b.path, time, kind == CollisionKind::Ended);
+                let e = event(a.entity, b.entity, kind, time, w, duration);
+                state.events.push(e);
+                if kind != CollisionKind::Ended {
+                    last = Some(e);
+                }
+            }
+            match (after, last) {
+                (Touch::Apart, _) | (_, None) => {
+                    contacts.pairs.remove(&key);
+                }
+                (state, Some(last)) => {
+                    contacts.pairs.insert(key, Record { state, last, tick });
+                }
+            }
+        }
+        // Pairs in contact last tick with no contact now: apart, despawned, skipped, or no
+        // longer tested. Their contact ended at the start of this tick.
+        let bodies = &state.bodies;
+        let find = |e: Entity| {
+            bodies
+                .binary_search_by_key(&e, |b| b.entity)
+                .ok()
+                .map(|k| bodies[k].path)
+        };
+        let events = &mut state.events;
+        contacts.pairs.retain(|&(ea, eb), record| {
+            if record.tick == tick {
+                return true;
+            }
+            if record.state == Touch::Touching {
+                let ended = match (find(ea), find(eb)) {
+                    (Some(pa), Some(pb)) => event(
+                        ea,
+                        eb,
+                        CollisionKind::Ended,
+                        0.0,
+                        witness(&pa, &pb, 0.0, true),
+                        duration,
+                    ),
+                    _ => CollisionEvent {
+                        kind: CollisionKind::Ended,
+                        time_of_impact: 0.0,
+                        ..record.last
+                    },
+                };
+                events.push(ended);
+            }
+            false
+        });
+        state.events.sort_unstable_by(CollisionEvent::order);
+        if state.events.is_empty() {
+            return;
+        }
+        world.write_message_batch(state.events.iter().copied());
+        trigger_observers(world, &state.events);
+    });
+}
+
+/// Triggers each event on both of its entities, skipping the work when nothing observes
+/// [`CollisionEvent`], and triggering only on observed entities when only entity observers
+/// exist.
+fn trigger_observers(world: &mut World, events: &[CollisionEvent]) {
+    let Some(key) = world.event_key::<CollisionEvent>() else {
+        return;
+    };
+    let Some(observers) = world.observers().try_get_observers(key) else {
+        return;
+    };
+    let everyone =
+        !observers.global_observers().is_empty() || !observers.component_observers().is_empty();
+    let watched = observers.entity_observers();
+    if !everyone && watched.is_empty() {
+        return;
+    }
+    let targets: Vec<CollisionEvent> = events
+        .iter()
+        .flat_map(|e| [*e, e.flipped()])
+        .filter(|e| everyone || watched.contains_key(&e.entity))
+        .collect();
+    for e in targets {
+        if world.get_entity(e.entity).is_ok() {
+            world.trigger(e);
+        }
+    }
+}
