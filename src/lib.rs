@@ -28,6 +28,11 @@ pub mod events {
 #[cfg(feature = "plugin")]
 pub mod prelude {
     pub use crate::components::*;
+    #[cfg(feature = "debug-draw")]
+    pub use crate::debug::{SweepDebugPlugin, SweepDebugSettings};
     pub use crate::events::*;
     pub use crate::{SweepPlugin, SweepSettings, SweepSystems};
 }
+
+#[cfg(feature = "debug-draw")]
+pub mod debug;

@@ -1,6 +1,10 @@
 //! The plugin in headless Apps (`MinimalPlugins`, one fixed tick per update).
 
+#[cfg(feature = "debug-draw")]
+mod debug_draw;
 mod determinism;
 mod harness;
 mod lifecycle;
+mod oracle;
 mod pairs;
+mod worlds;

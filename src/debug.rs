@@ -1,0 +1,151 @@
+//! Debug drawing with gizmos (cargo feature `debug-draw`).
+
+use crate::SweepSettings;
+use crate::narrow::Shape;
+use crate::plugin::{CollisionEvent, CollisionKind, SweptPath};
+use bevy::app::{App, Plugin, Update};
+use bevy::color::{Alpha, Color, Mix};
+use bevy::ecs::prelude::*;
+use bevy::gizmos::gizmos::Gizmos;
+use bevy::math::{Isometry2d, Vec2};
+use bevy::time::{Real, Time};
+
+/// Draws every collider where it is, the path it swept in the last tick, and recent contacts
+/// (point and normal), with gizmos, in `Update`.
+///
+/// Needs the [`SweepPlugin`](crate::SweepPlugin) and Bevy's gizmos (in `DefaultPlugins`
+/// with a renderer). Sizes scale with [`SweepPlugin::length_unit`](crate::SweepPlugin).
+/// Toggle parts at run time through the [`SweepDebugSettings`] resource.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SweepDebugPlugin;
+
+/// What [`SweepDebugPlugin`] draws, and in which colours.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct SweepDebugSettings {
+    /// Draw every collider's shape at its current place.
+    pub colliders: bool,
+    /// Draw each collider's shape at the start of the last tick and the straight paths of
+    /// its vertices.
+    pub paths: bool,
+    /// Draw contact points and normals of recent events.
+    pub contacts: bool,
+    /// How long a contact stays drawn, in seconds (it fades out).
+    pub contact_lifetime: f32,
+    /// Colour of colliders.
+    pub collider_color: Color,
+    /// Colour of swept paths.
+    pub path_color: Color,
+    /// Colour of `Started` contacts (`Ended` and `Crossed` use lighter and darker shades).
+    pub contact_color: Color,
+}
+
+impl Default for SweepDebugSettings {
+    fn default() -> Self {
+        Self {
+            colliders: true,
+            paths: true,
+            contacts: true,
+            contact_lifetime: 0.75,
+            collider_color: Color::srgb(0.3, 0.9, 0.4),
+            path_color: Color::srgba(0.4, 0.6, 1.0, 0.6),
+            contact_color: Color::srgb(1.0, 0.35, 0.2),
+        }
+    }
+}
+
+/// Recent contacts and when they were seen.
+#[derive(Resource, Default)]
+struct RecentContacts(Vec<(CollisionEvent, f32)>);
+
+impl Plugin for SweepDebugPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<SweepDebugSettings>()
+            .init_resource::<RecentContacts>()
+            .add_systems(Update, (collect_contacts, draw).chain());
+    }
+}
+
+fn collect_contacts(
+    mut reader: MessageReader<CollisionEvent>,
+    mut recent: ResMut<RecentContacts>,
+    settings: Res<SweepDebugSettings>,
+    time: Res<Time<Real>>,
+) {
+    let now = time.elapsed_secs();
+    recent
+        .0
+        .retain(|(_, seen)| now - seen < settings.contact_lifetime);
+    recent.0.extend(reader.read().map(|e| (*e, now)));
+}
+
+fn shape(gizmos: &mut Gizmos, shape: &Shape, color: Color, unit: f32) {
+    match *shape {
+        Shape::Point(p) => gizmos.cross_2d(Isometry2d::from_translation(p), 0.1 * unit, color),
+        Shape::Segment(a, b) => gizmos.line_2d(a, b, color),
+        Shape::Circle { center, radius } => {
+            gizmos.circle_2d(Isometry2d::from_translation(center), radius, color);
+        }
+        Shape::Aabb {
+            center,
+            half_extents,
+        } => gizmos.rect_2d(
+            Isometry2d::from_translation(center),
+            2.0 * half_extents,
+            color,
+        ),
+    }
+}
+
+/// The moving vertices of a shape (points whose straight paths are drawn).
+fn vertices(shape: &Shape) -> [Option<Vec2>; 2] {
+    match *shape {
+        Shape::Point(p) | Shape::Circle { center: p, .. } | Shape::Aabb { center: p, .. } => {
+            [Some(p), None]
+        }
+        Shape::Segment(a, b) => [Some(a), Some(b)],
+    }
+}
+
+fn draw(
+    mut gizmos: Gizmos,
+    settings: Res<SweepDebugSettings>,
+    sweep: Res<SweepSettings>,
+    paths: Query<&SweptPath>,
+    recent: Res<RecentContacts>,
+    time: Res<Time<Real>>,
+) {
+    let unit = sweep.length_unit;
+    for swept in &paths {
+        let Some(path) = swept.path else { continue };
+        let (start, end) = (path.at(0.0), path.at(1.0));
+        if settings.colliders {
+            shape(&mut gizmos, &end, settings.collider_color, unit);
+        }
+        if settings.paths && start != end {
+            shape(&mut gizmos, &start, settings.path_color, unit);
+            for (from, to) in vertices(&start).into_iter().zip(vertices(&end)) {
+                if let (Some(from), Some(to)) = (from, to) {
+                    gizmos.line_2d(from, to, settings.path_color);
+                }
+            }
+        }
+    }
+    if settings.contacts {
+        let now = time.elapsed_secs();
+        for (event, seen) in &recent.0 {
+            let fade = 1.0 - (now - seen) / settings.contact_lifetime.max(1e-3);
+            let base = match event.kind {
+                CollisionKind::Started => settings.contact_color,
+                CollisionKind::Ended => settings.contact_color.mix(&Color::WHITE, 0.5),
+                CollisionKind::Crossed => settings.contact_color.mix(&Color::BLACK, 0.3),
+            };
+            let color = base.with_alpha(base.alpha() * fade.clamp(0.0, 1.0));
+            gizmos.circle_2d(
+                Isometry2d::from_translation(event.point),
+                0.08 * unit,
+                color,
+            );
+            gizmos.arrow_2d(event.point, event.point + event.normal * 0.5 * unit, color);
+        }
+    }
+}
