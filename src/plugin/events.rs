@@ -66,6 +66,20 @@ impl CollisionEvent {
         }
     }
 
+    /// The same contact seen from `entity` (`entity` becomes the event's `entity`), or `None`
+    /// if it is not one of the two. Messages carry each contact once, in an arbitrary
+    /// orientation; this puts it the way round you need.
+    #[must_use]
+    pub fn seen_from(&self, entity: Entity) -> Option<Self> {
+        if self.entity == entity {
+            Some(*self)
+        } else if self.other == entity {
+            Some(self.flipped())
+        } else {
+            None
+        }
+    }
+
     /// The order messages are sent in: by time, then entities, then kind.
     pub(crate) fn order(&self, other: &Self) -> core::cmp::Ordering {
         self.time_of_impact

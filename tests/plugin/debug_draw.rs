@@ -11,7 +11,7 @@ fn draws_colliders_paths_and_contacts_without_a_renderer() {
     let mut app = app();
     // Bevy's gizmos without a renderer.
     app.add_plugins((AssetPlugin::default(), GizmoPlugin, SweepDebugPlugin))
-        .init_asset::<bevy::mesh::Mesh>()
+        .init_asset::<Mesh>()
         .init_asset::<bevy::mesh::skinning::SkinnedMeshInverseBindposes>();
     app.world_mut().spawn((
         Collider::point(),
