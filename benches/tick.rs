@@ -45,12 +45,18 @@ fn world(count: usize) -> App {
     let mut rng = ChaCha8Rng::seed_from_u64(count as u64);
     for i in 0..count {
         let position = Vec2::new(rng.random_range(-half..half), rng.random_range(-half..half));
-        let velocity = Vec2::new(rng.random_range(-300.0..300.0), rng.random_range(-300.0..300.0));
+        let velocity = Vec2::new(
+            rng.random_range(-300.0..300.0),
+            rng.random_range(-300.0..300.0),
+        );
         let collider = match i % 4 {
             0 => Collider::point(),
             1 => Collider::segment(Vec2::new(-4.0, 0.0), Vec2::new(4.0, 0.0)),
             2 => Collider::circle(rng.random_range(1.0..3.0)),
-            _ => Collider::aabb(Vec2::new(rng.random_range(1.0..3.0), rng.random_range(1.0..3.0))),
+            _ => Collider::aabb(Vec2::new(
+                rng.random_range(1.0..3.0),
+                rng.random_range(1.0..3.0),
+            )),
         };
         let mut entity = app.world_mut().spawn((
             collider,
@@ -78,7 +84,9 @@ fn tick(c: &mut Criterion) {
     for count in [1_000, 10_000] {
         let mut app = world(count);
         group.throughput(Throughput::Elements(count as u64));
-        group.bench_function(BenchmarkId::new("mixed", count), |b| b.iter(|| app.update()));
+        group.bench_function(BenchmarkId::new("mixed", count), |b| {
+            b.iter(|| app.update());
+        });
         let events = app.world().resource::<Messages<CollisionEvent>>().len();
         let pairs = app.world().resource::<Contacts>().len();
         eprintln!("tick/mixed/{count}: {events} messages buffered, {pairs} pairs in contact");

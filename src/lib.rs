@@ -21,7 +21,9 @@ pub mod components {
 /// Events and the contact state.
 #[cfg(feature = "plugin")]
 pub mod events {
-    pub use crate::plugin::{CollisionEvent, CollisionKind, Contact, Contacts, SkippedColliders};
+    pub use crate::plugin::{
+        CollisionEvent, CollisionKind, Contact, Contacts, SkippedColliders, SweepStats,
+    };
 }
 
 /// Everything a game needs: `use bevy_sweep::prelude::*;`.

@@ -211,28 +211,32 @@ fn assemble(
         _ if i == count - 1 => 1.0,
         _ => times[i - 1],
     };
-    let mut out: Vec<[f32; 2]> = Vec::new();
-    let mut open: Option<f32> = None;
-    let mut gap_before = false;
-    for i in 0..count {
-        let t = time(i);
-        let gap_after = i + 1 < count && {
-            let next = time(i + 1);
-            in_between(t + 0.5 * (next - t))
-        };
-        let here = match i {
+    // The moments first: exact at the ends, `at_moment` inside.
+    let mut at = [false; 18];
+    for (i, slot) in at.iter_mut().enumerate().take(count) {
+        *slot = match i {
             0 => touching_at_start,
             _ if i == count - 1 => touching_at_end,
-            _ => at_moment(t),
-        } || gap_before
-            || gap_after;
-        match (here, open) {
-            (true, None) => open = Some(t),
-            (false, Some(start)) => {
-                out.push([start, time(i - 1)]);
-                open = None;
-            }
-            _ => {}
+            _ => at_moment(time(i)),
+        };
+    }
+    // A stretch between two moments touches throughout or not at all, and contact cannot
+    // begin inside it, so a touching stretch has a touching moment at one end: the midpoint
+    // test (which allows rounding) only confirms a stretch next to a touching moment.
+    let mut gap = [false; 17];
+    for (i, slot) in gap.iter_mut().enumerate().take(count - 1) {
+        let (t, next) = (time(i), time(i + 1));
+        *slot = (at[i] || at[i + 1]) && in_between(t + 0.5 * (next - t));
+    }
+    let mut out: Vec<[f32; 2]> = Vec::new();
+    let mut open: Option<f32> = None;
+    for i in 0..count {
+        let t = time(i);
+        let gap_before = i > 0 && gap[i - 1];
+        let gap_after = i + 1 < count && gap[i];
+        let here = at[i] || gap_before || gap_after;
+        if here && open.is_none() {
+            open = Some(t);
         }
         if here
             && !gap_after
@@ -240,7 +244,6 @@ fn assemble(
         {
             out.push([start, t]);
         }
-        gap_before = gap_after;
     }
     out
 }
@@ -250,7 +253,7 @@ fn scale(points: &[[Vec2; 2]]) -> f32 {
     points
         .iter()
         .flat_map(|p| [p[0].abs().max_element(), p[1].abs().max_element()])
-        .fold(1.0, f32::max)
+        .fold(f32::MIN_POSITIVE, f32::max)
 }
 
 /// Distance from `p` to the closed segment `a b`, in `f64`.

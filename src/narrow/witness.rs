@@ -383,6 +383,12 @@ fn normal(
     separating: bool,
     scale: f32,
 ) -> Option<Vec2> {
+    if let (Shape::Circle { center, .. }, Shape::Circle { center: other, .. }) = (a, b) {
+        // Centre to centre, however deep the overlap.
+        if let Some(n) = (*center - *other).try_normalize() {
+            return Some(n);
+        }
+    }
     if let Some(n) = outward(b, closest.on_b, a.center()) {
         return Some(n);
     }

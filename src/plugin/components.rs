@@ -2,7 +2,7 @@
 
 use crate::narrow::{Shape, ShapePath};
 use bevy::ecs::prelude::*;
-use bevy::math::{Vec2, Vec3};
+use bevy::math::{Affine3A, Vec2};
 use bevy::reflect::prelude::*;
 use bevy::transform::components::Transform;
 
@@ -100,32 +100,44 @@ impl Collider {
         }
     }
 
-    /// The shape in world space under `transform` (the entity's world transform).
+    /// The shape in world space for an entity whose world transform is `transform` (a root
+    /// entity's [`Transform`]).
     #[must_use]
     pub fn world_shape(&self, transform: &Transform) -> Shape {
-        let center = transform.translation.truncate();
-        let scale = transform.scale.truncate().abs();
+        self.shape_under(&transform.compute_affine())
+    }
+
+    /// The shape in world space under a world affine transform (a [`Transform`] composed
+    /// with its ancestors', shear included).
+    #[must_use]
+    pub fn shape_under(&self, world: &Affine3A) -> Shape {
+        let center = world.translation.truncate();
+        let axis_scale = Vec2::new(
+            world.matrix3.x_axis.truncate().length(),
+            world.matrix3.y_axis.truncate().length(),
+        );
         match *self {
             Collider::Point => Shape::Point(center),
             Collider::Segment { a, b } => Shape::Segment(
-                transform.transform_point(a.extend(0.0)).truncate(),
-                transform.transform_point(b.extend(0.0)).truncate(),
+                world.transform_point3(a.extend(0.0)).truncate(),
+                world.transform_point3(b.extend(0.0)).truncate(),
             ),
             Collider::Circle { radius } => Shape::Circle {
                 center,
-                radius: radius * scale.max_element(),
+                radius: radius * axis_scale.max_element(),
             },
             Collider::Aabb { half_extents } => Shape::Aabb {
                 center,
-                half_extents: half_extents * scale,
+                half_extents: half_extents * axis_scale,
             },
         }
     }
 }
 
-/// Linear velocity in world units per second. With
+/// Linear velocity in units per second. With
 /// [`SweepPlugin::integrate_velocity`](super::SweepPlugin::integrate_velocity) (the default),
-/// the plugin moves the [`Transform`] by it every tick, before sweeping.
+/// the plugin moves the [`Transform`] by it every tick, before sweeping: world units for a
+/// root entity, the parent's frame for a child (its `Transform` is relative to the parent).
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
 pub struct Velocity(pub Vec2);
@@ -204,6 +216,9 @@ impl Default for CollisionLayers {
 /// Contacts the collider had before the jump end (with [`CollisionKind::Ended`] at time 0)
 /// if it no longer touches the other collider at its new place.
 ///
+/// The marker acts on the collider it is on: when you move a parent discontinuously, insert
+/// it on the child colliders too.
+///
 /// [`CollisionKind::Ended`]: super::CollisionKind::Ended
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
@@ -221,31 +236,40 @@ pub struct SweptPath {
     /// Where the collider was at the end of the last tick: the start of the next motion.
     #[reflect(ignore)]
     pub(crate) previous: Option<Shape>,
+    /// Its world transform then (to rebuild the start when the collider's kind changes).
+    #[reflect(ignore)]
+    pub(crate) previous_world: Option<Affine3A>,
 }
 
-/// The world transform of an entity: its [`Transform`] composed with its ancestors'.
+impl SweptPath {
+    /// Forget the previous place: the next tick starts from where the collider is then.
+    pub(crate) fn restart(&mut self) {
+        self.previous = None;
+        self.previous_world = None;
+    }
+}
+
+/// The world transform of an entity: its [`Transform`] composed with its ancestors', as an
+/// affine map (so a rotated child of a non-uniformly scaled parent is sheared correctly).
 pub(crate) fn world_transform(
     entity: Entity,
     transforms: &Query<(&Transform, Option<&ChildOf>)>,
-) -> Option<Transform> {
+) -> Option<Affine3A> {
     let (transform, mut parent) = transforms.get(entity).ok()?;
-    let mut world = *transform;
+    let mut world = transform.compute_affine();
     // A hierarchy deeper than this is a cycle or a mistake; stop rather than loop.
     for _ in 0..64 {
         let Some(child_of) = parent else {
             return Some(world);
         };
         let (parent_transform, grandparent) = transforms.get(child_of.parent()).ok()?;
-        world = parent_transform.mul_transform(world);
+        world = parent_transform.compute_affine() * world;
         parent = grandparent;
     }
     None
 }
 
-/// `true` if every part of the transform is finite.
-pub(crate) fn transform_is_finite(transform: &Transform) -> bool {
-    transform.translation.is_finite()
-        && transform.rotation.is_finite()
-        && transform.scale.is_finite()
-        && transform.scale != Vec3::ZERO
+/// `true` if every part of the world transform is finite.
+pub(crate) fn transform_is_finite(world: &Affine3A) -> bool {
+    world.is_finite()
 }

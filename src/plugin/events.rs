@@ -14,6 +14,10 @@ pub enum CollisionKind {
     Ended,
     /// An instant contact: the colliders touch at one moment only, such as a point passing
     /// through a segment or a graze.
+    ///
+    /// A contact whose first moment is exactly the end of a tick is reported as `Crossed`
+    /// at `time_of_impact == 1.0`; if it turns out to last, the next tick adds `Started` at
+    /// `0.0` (and later `Ended`), so `Started`/`Ended` still pair up.
     Crossed,
 }
 
@@ -26,6 +30,11 @@ pub enum CollisionKind {
 ///
 /// Every field is finite. The normal points from `other` towards `entity`: for a contact that
 /// begins, `entity` comes from that side; for one that ends, it leaves towards it.
+///
+/// When a collider is despawned (or skipped, or its layers stop interacting) while in
+/// contact, the next tick sends `Ended` at time `0` with the place of the contact's last
+/// event; the despawned entity can no longer be read, the other one can, and the observer
+/// event is triggered on the one that still exists.
 #[derive(Message, EntityEvent, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Debug, PartialEq, Clone)]
 pub struct CollisionEvent {

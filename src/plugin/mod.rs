@@ -7,7 +7,7 @@ mod systems;
 
 pub use components::{AngularVelocity, Collider, CollisionLayers, SweptPath, Teleport, Velocity};
 pub use events::{CollisionEvent, CollisionKind};
-pub use systems::{Contact, Contacts, SkippedColliders};
+pub use systems::{Contact, Contacts, SkippedColliders, SweepStats};
 
 use bevy::app::{App, FixedPostUpdate, Plugin};
 use bevy::ecs::intern::Interned;
@@ -100,6 +100,7 @@ impl Plugin for SweepPlugin {
         })
         .init_resource::<Contacts>()
         .init_resource::<SkippedColliders>()
+        .init_resource::<SweepStats>()
         .init_resource::<systems::TickState>()
         .add_message::<CollisionEvent>()
         .register_type::<Collider>()

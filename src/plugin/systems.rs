@@ -9,7 +9,7 @@ use super::components::{
 use super::events::{CollisionEvent, CollisionKind, Touch, transitions};
 use crate::narrow::{Shape, ShapePath, Witness, contact_intervals, witness};
 use bevy::ecs::prelude::*;
-use bevy::math::{Vec2, bounding::Aabb2d};
+use bevy::math::{Affine3A, Vec2, bounding::Aabb2d};
 use bevy::platform::collections::HashMap;
 use bevy::tasks::{ComputeTaskPool, ParallelSlice};
 use bevy::time::Time;
@@ -136,6 +136,24 @@ impl SkippedColliders {
     }
 }
 
+/// What the last tick did, for profiling and for checking a scene (read it after
+/// [`SweepSystems::Report`](super::SweepSystems::Report) or in `Update`).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SweepStats {
+    /// Colliders swept.
+    pub colliders: usize,
+    /// Colliders skipped as unusable (see [`SkippedColliders`]).
+    pub skipped: usize,
+    /// Pairs whose swept bounds overlap and whose layers interact (the broad phase's output).
+    pub candidate_pairs: usize,
+    /// Pairs that touched at some moment of the tick.
+    pub touching_pairs: usize,
+    /// Events sent (messages; observers get each twice, once per entity).
+    pub events: usize,
+    /// Chunks the narrow phase ran in parallel on the compute task pool (0: it ran serially).
+    pub parallel_chunks: usize,
+}
+
 /// One collider's motion in this tick.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Body {
@@ -162,17 +180,19 @@ pub(crate) struct TickState {
 /// Where this tick's motion starts for new and teleported colliders: where they are now.
 pub(crate) fn prepare(
     mut commands: Commands,
-    mut colliders: Query<(Entity, &Collider, &mut SweptPath, Has<Teleport>)>,
+    mut colliders: Query<(Entity, Ref<Collider>, &mut SweptPath, Has<Teleport>)>,
     transforms: Query<(&Transform, Option<&ChildOf>)>,
 ) {
     for (entity, collider, mut swept, teleport) in &mut colliders {
         if teleport {
             commands.entity(entity).try_remove::<Teleport>();
         }
-        if swept.previous.is_none() || teleport {
-            swept.previous = world_transform(entity, &transforms)
-                .filter(transform_is_finite)
-                .map(|t| collider.world_shape(&t));
+        // New, re-inserted (the entity may have moved while it had no collider) or
+        // teleported: start from here.
+        if swept.previous.is_none() || teleport || collider.is_added() {
+            let world = world_transform(entity, &transforms).filter(transform_is_finite);
+            swept.previous = world.map(|w| collider.shape_under(&w));
+            swept.previous_world = world;
         }
     }
 }
@@ -206,7 +226,7 @@ pub(crate) fn integrate(
 /// Why a collider cannot be swept this tick, if it cannot.
 fn problem(
     collider: &Collider,
-    world: Option<Transform>,
+    world: Option<Affine3A>,
     velocity: Option<&Velocity>,
     angular: Option<&AngularVelocity>,
 ) -> Result<Shape, &'static str> {
@@ -223,9 +243,9 @@ fn problem(
         return Err("its transform or a parent's is missing");
     };
     if !transform_is_finite(&world) {
-        return Err("its world transform is not finite or has zero scale");
+        return Err("its world transform is not finite");
     }
-    let shape = collider.world_shape(&world);
+    let shape = collider.shape_under(&world);
     let usable =
         ShapePath::still(shape).is_valid() && !matches!(shape, Shape::Segment(a, b) if a == b);
     if usable {
@@ -240,6 +260,7 @@ pub(crate) fn broad_phase(
     time: Res<Time>,
     mut state: ResMut<TickState>,
     mut skipped: ResMut<SkippedColliders>,
+    mut stats: ResMut<SweepStats>,
     mut colliders: Query<(
         Entity,
         &Collider,
@@ -262,20 +283,27 @@ pub(crate) fn broad_phase(
             Err(reason) => {
                 skipped.record(entity, reason);
                 swept.path = None;
-                swept.previous = None;
+                swept.restart();
                 continue;
             }
         };
         if skipped.reasons.remove(&entity).is_some() {
             log::info!("bevy_sweep: collider {entity} is usable again");
         }
-        let path = swept
-            .previous
+        // The start: where it was; if its kind of shape changed since, the new shape where
+        // it was.
+        let start = match (swept.previous, swept.previous_world) {
+            (Some(previous), _) if ShapePath::between(previous, end).is_some() => Some(previous),
+            (_, Some(w)) => Some(collider.shape_under(&w)),
+            _ => None,
+        };
+        let path = start
             .and_then(|start| ShapePath::between(start, end))
             .filter(ShapePath::is_valid)
             .unwrap_or_else(|| ShapePath::still(end));
         swept.path = Some(path);
         swept.previous = Some(end);
+        swept.previous_world = world;
         state.bodies.push(Body { entity, path });
         if *layers != CollisionLayers::ALL {
             layers_of.insert(entity, *layers);
@@ -300,10 +328,20 @@ pub(crate) fn broad_phase(
         &mut state.order,
         &mut state.pairs,
     );
+    *stats = SweepStats {
+        colliders: state.bodies.len(),
+        skipped: skipped.len(),
+        candidate_pairs: state.pairs.len(),
+        ..SweepStats::default()
+    };
 }
 
 /// Contact intervals of every candidate pair, in parallel when allowed.
-pub(crate) fn narrow_phase(settings: Res<SweepSettings>, mut state: ResMut<TickState>) {
+pub(crate) fn narrow_phase(
+    settings: Res<SweepSettings>,
+    mut state: ResMut<TickState>,
+    mut stats: ResMut<SweepStats>,
+) {
     let state = &mut *state;
     let bodies = &state.bodies;
     let solve = |pairs: &[(u32, u32)]| -> Vec<(u32, u32, Vec<[f32; 2]>)> {
@@ -319,6 +357,7 @@ pub(crate) fn narrow_phase(settings: Res<SweepSettings>, mut state: ResMut<TickS
     const CHUNK: usize = 512;
     state.results = match ComputeTaskPool::try_get() {
         Some(pool) if settings.parallel && pool.thread_num() > 1 && state.pairs.len() > CHUNK => {
+            stats.parallel_chunks = state.pairs.len().div_ceil(CHUNK);
             state
                 .pairs
                 .par_chunk_map(pool, CHUNK, |_, chunk| solve(chunk))
@@ -328,6 +367,7 @@ pub(crate) fn narrow_phase(settings: Res<SweepSettings>, mut state: ResMut<TickS
         }
         _ => solve(&state.pairs),
     };
+    stats.touching_pairs = state.results.len();
 }
 
 fn event(
@@ -430,6 +470,7 @@ pub(crate) fn report(world: &mut World) {
             false
         });
         state.events.sort_unstable_by(CollisionEvent::order);
+        world.resource_mut::<SweepStats>().events = state.events.len();
         if state.events.is_empty() {
             return;
         }

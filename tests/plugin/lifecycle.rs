@@ -433,3 +433,119 @@ fn colliders_added_and_removed_in_the_middle_of_a_tick() {
             .all(|c| c.entity != victim && c.other != victim)
     );
 }
+
+/// Children collide in world space: a rotated child of a non-uniformly scaled parent is
+/// sheared as Bevy's `GlobalTransform` would be.
+#[test]
+fn children_collide_in_world_space() {
+    let mut app = app();
+    let parent = app
+        .world_mut()
+        .spawn(Transform::from_xyz(10.0, 0.0, 0.0).with_scale(Vec3::new(2.0, 1.0, 1.0)))
+        .id();
+    // A unit segment along local x, turned 90° inside a parent stretched along x: in world
+    // space it is vertical with length 1 (the parent's x stretch does not lengthen it).
+    let child = app
+        .world_mut()
+        .spawn((
+            Collider::segment(Vec2::ZERO, Vec2::X),
+            Transform::from_rotation(Quat::from_rotation_z(core::f32::consts::FRAC_PI_2)),
+            ChildOf(parent),
+        ))
+        .id();
+    tick(&mut app);
+    let path = app.world().get::<SweptPath>(child).unwrap().path.unwrap();
+    let bevy_sweep::narrow::Shape::Segment(a, b) = path.at(1.0) else {
+        panic!("{path:?}")
+    };
+    assert_vec_close(a, v(10.0, 0.0), 1e-5, "child origin");
+    assert_vec_close(b, v(10.0, 1.0), 1e-5, "child endpoint");
+}
+
+/// A collider removed, moved, and inserted again starts afresh where it is.
+#[test]
+fn reinserted_colliders_do_not_sweep_the_time_they_were_away() {
+    let mut app = app();
+    let wall = app
+        .world_mut()
+        .spawn(Collider::segment(v(0.0, -5.0), v(0.0, 5.0)))
+        .id();
+    let ghost = app
+        .world_mut()
+        .spawn((Collider::point(), Transform::from_xyz(-3.0, 0.0, 0.0)))
+        .id();
+    tick(&mut app);
+    app.world_mut().entity_mut(ghost).remove::<Collider>();
+    tick(&mut app);
+    app.world_mut()
+        .get_mut::<Transform>(ghost)
+        .unwrap()
+        .translation
+        .x = 3.0;
+    app.world_mut().entity_mut(ghost).insert(Collider::point());
+    assert!(
+        tick(&mut app).is_empty(),
+        "the move while away is not swept"
+    );
+    // And it is swept again from there.
+    app.world_mut()
+        .get_mut::<Transform>(ghost)
+        .unwrap()
+        .translation
+        .x = -3.0;
+    let events = tick(&mut app);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(seen_from(&events[0], ghost).other, wall);
+}
+
+/// A collider that changes kind between ticks is still swept over that tick's motion.
+#[test]
+fn changing_kind_keeps_the_motion() {
+    let mut app = app();
+    app.world_mut()
+        .spawn(Collider::segment(v(0.0, -5.0), v(0.0, 5.0)));
+    let shifter = app
+        .world_mut()
+        .spawn((Collider::point(), Transform::from_xyz(-3.0, 0.0, 0.0)))
+        .id();
+    tick(&mut app);
+    app.world_mut()
+        .entity_mut(shifter)
+        .insert(Collider::circle(0.5));
+    app.world_mut()
+        .get_mut::<Transform>(shifter)
+        .unwrap()
+        .translation
+        .x = 3.0;
+    let events: Vec<_> = tick(&mut app)
+        .iter()
+        .map(|e| seen_from(e, shifter))
+        .collect();
+    let kinds: Vec<_> = events.iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds,
+        [CollisionKind::Started, CollisionKind::Ended],
+        "{events:?}"
+    );
+    assert_close(
+        events[0].time_of_impact,
+        2.5 / 6.0,
+        1e-6,
+        "touches at x = -0.5",
+    );
+}
+
+/// Deeply overlapping circles: the normal still points from `other`'s centre to `entity`'s.
+#[test]
+fn deep_overlap_normals_point_between_centres() {
+    let mut app = app();
+    let big = app
+        .world_mut()
+        .spawn((Collider::circle(10.0), Transform::from_xyz(0.5, 0.0, 0.0)))
+        .id();
+    app.world_mut()
+        .spawn((Collider::circle(1.0), Transform::IDENTITY));
+    let events = tick(&mut app);
+    assert_eq!(events.len(), 1);
+    assert_vec_close(seen_from(&events[0], big).normal, Vec2::X, 1e-6, "normal");
+}

@@ -2,7 +2,6 @@
 
 #[cfg(feature = "debug-draw")]
 mod debug_draw;
-mod determinism;
 mod harness;
 mod lifecycle;
 mod oracle;

@@ -212,3 +212,26 @@ fn sliding_along_a_line_starts_and_ends_at_the_endpoints() {
     };
     assert_intervals(&rod, &track, &[[0.15, 0.35]]);
 }
+
+#[test]
+fn near_misses_within_rounding_are_not_contacts() {
+    // A still segment one ulp above a box's top face: apart at both ends and throughout.
+    let above = 1.0 + f32::EPSILON;
+    let rail = ShapePath::Segment {
+        a: still::<2>(v(-2.0, above)),
+        b: still::<2>(v(2.0, above)),
+    };
+    assert_intervals(&rail, &unit_box(Vec2::ZERO), &[]);
+    // Two parallel still segments an ulp apart.
+    let other = ShapePath::Segment {
+        a: still::<2>(v(-2.0, 1.0)),
+        b: still::<2>(v(2.0, 1.0)),
+    };
+    assert_intervals(&rail, &other, &[]);
+    // A circle an ulp-scale distance from a still segment's line.
+    let disk = ShapePath::Circle {
+        center: still::<2>(Vec2::ZERO),
+        radius: 1.0 - f32::EPSILON,
+    };
+    assert_intervals(&other, &disk, &[]);
+}

@@ -1,0 +1,102 @@
+//! The same scene gives byte-identical event streams: run twice, and with the narrow phase
+//! serial against parallel on several compute threads.
+//!
+//! Its own test binary, so that its Apps are the first to create Bevy's global compute task
+//! pool, with more than one thread even on a two-core machine.
+
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::prelude::*;
+use bevy::tasks::ComputeTaskPool;
+use bevy::time::TimeUpdateStrategy;
+use bevy_sweep::prelude::*;
+
+#[derive(Resource, Default)]
+struct Recorded(Vec<CollisionEvent>);
+
+fn app(plugin: SweepPlugin) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins.set(TaskPoolPlugin {
+            task_pool_options: TaskPoolOptions::with_num_threads(4),
+        }),
+        plugin,
+    ))
+    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+    .init_resource::<Recorded>()
+    .add_systems(
+        FixedPostUpdate,
+        (|mut reader: MessageReader<CollisionEvent>, mut recorded: ResMut<Recorded>| {
+            recorded.0.extend(reader.read().copied());
+        })
+        .after(SweepSystems::Report),
+    );
+    app.update();
+    app
+}
+
+/// A busy scene of every kind of collider, from a fixed seed.
+fn populate(app: &mut App) {
+    let mut state = 0x2545_f491_u32;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        (state as f32 / u32::MAX as f32) * 2.0 - 1.0
+    };
+    for i in 0..1200 {
+        let position = Vec2::new(next() * 50.0, next() * 50.0);
+        let velocity = Vec2::new(next(), next()) * 400.0;
+        let collider = match i % 4 {
+            0 => Collider::point(),
+            1 => Collider::segment(Vec2::new(-2.0, 0.0), Vec2::new(2.0, next())),
+            2 => Collider::circle(0.5 + next().abs()),
+            _ => Collider::aabb(Vec2::new(0.5 + next().abs(), 0.5 + next().abs())),
+        };
+        app.world_mut().spawn((
+            collider,
+            Transform::from_translation(position.extend(0.0)),
+            Velocity(velocity),
+            AngularVelocity(next() * 6.0),
+        ));
+    }
+}
+
+/// Every event of 15 ticks as text (Rust prints the shortest decimal that round-trips, so
+/// two different floats never print the same), and the parallel chunks the ticks used.
+fn run(plugin: SweepPlugin) -> (String, usize, usize) {
+    let mut app = app(plugin);
+    populate(&mut app);
+    let (mut stream, mut count, mut chunks) = (String::new(), 0, 0);
+    for t in 0..15 {
+        app.update();
+        chunks += app.world().resource::<SweepStats>().parallel_chunks;
+        for e in core::mem::take(&mut app.world_mut().resource_mut::<Recorded>().0) {
+            stream.push_str(&format!("{t} {e:?}\n"));
+            count += 1;
+        }
+    }
+    (stream, count, chunks)
+}
+
+#[test]
+fn same_scene_same_events_serial_or_parallel() {
+    let (first, count, chunks) = run(SweepPlugin::default());
+    let threads = ComputeTaskPool::get().thread_num();
+    assert!(
+        threads > 1,
+        "the compute pool should have several threads, has {threads}"
+    );
+    assert!(
+        chunks > 15,
+        "the narrow phase should have run in parallel ({chunks} chunks)"
+    );
+    assert!(count > 500, "the scene should be busy, got {count} events");
+    let (second, _, _) = run(SweepPlugin::default());
+    assert_eq!(first, second, "two runs differ");
+    let (serial, _, serial_chunks) = run(SweepPlugin {
+        parallel: false,
+        ..default()
+    });
+    assert_eq!(serial_chunks, 0);
+    assert_eq!(first, serial, "serial and {threads}-thread runs differ");
+}
