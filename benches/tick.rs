@@ -91,6 +91,16 @@ fn tick(c: &mut Criterion) {
         let pairs = app.world().resource::<Contacts>().len();
         eprintln!("tick/mixed/{count}: {events} messages buffered, {pairs} pairs in contact");
     }
+    // The cost of observer delivery: the same 10,000-collider world with one global
+    // observer of `CollisionEvent` (every event triggered twice).
+    let mut app = world(10_000);
+    app.add_observer(|contact: On<CollisionEvent>| {
+        std::hint::black_box(contact.event());
+    });
+    group.throughput(Throughput::Elements(10_000));
+    group.bench_function(BenchmarkId::new("mixed_observed", 10_000), |b| {
+        b.iter(|| app.update());
+    });
     group.finish();
 }
 
