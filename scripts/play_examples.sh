@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Plays the examples as a person would, on a virtual X display with software rendering:
+# starts cut_the_line, swipes a real (xdotool) mouse across it at several speeds, records a
+# few frames of one swipe as a GIF, saves screenshots, and fails if the game panicked, exited
+# with an error, or reports no cuts.
+#
+#   bash scripts/play_examples.sh            # after `cargo build --examples`
+#
+# Needs: xvfb xauth mesa-vulkan-drivers xdotool imagemagick (Debian packages; .ci/run installs
+# them). Screenshots go to docs/screenshots/ (OUT=dir to change).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-docs/screenshots}
+BIN=${BIN:-target/debug/examples}
+mkdir -p "$OUT"
+if [ -z "${DISPLAY_READY:-}" ]; then
+    exec env DISPLAY_READY=1 xvfb-run -a -s "-screen 0 1280x720x24" bash "$0" "$@"
+fi
+set -m
+export BEVY_ASSET_ROOT="$PWD"
+log=$(mktemp)
+frames=$(mktemp -d)
+trap 'rm -rf "$frames" "$log"' EXIT
+
+CUT_THE_LINE_SECONDS=26 \
+    CUT_THE_LINE_SCREENSHOTS="9.3:$OUT/cut_the_line.png,25.5:$OUT/cut_the_line_end.png" \
+    "$BIN/cut_the_line" >"$log" 2>&1 &
+game=$!
+wid=$(timeout 60 xdotool search --sync --onlyvisible --name cut_the_line | head -1)
+echo "window $wid"
+sleep 4 # the first lines drift in
+
+# swipe Y X0 X1 STEPS PAUSE [frames]: hold the left button and move from X0 to X1 at height Y
+# in STEPS moves, PAUSE seconds apart.
+swipe() {
+    local y=$1 x0=$2 x1=$3 steps=$4 pause=$5 record=${6:-}
+    xdotool mousemove --window "$wid" "$x0" "$y"
+    sleep 0.05
+    xdotool mousedown 1
+    for ((i = 1; i <= steps; i++)); do
+        local x=$((x0 + (x1 - x0) * i / steps))
+        local dy=$(((i % 3 - 1) * 25))
+        xdotool mousemove --window "$wid" "$x" $((y + dy))
+        if [ -n "$record" ]; then
+            import -window root -resize 640x360 "$frames/$(printf %03d "$i").png"
+        else
+            sleep "$pause"
+        fi
+    done
+    xdotool mouseup 1
+}
+
+# Slow, medium, fast and one-frame swipes through the middle, a few rounds as waves arrive.
+for round in 1 2 3; do
+    swipe 360 40 1240 24 0.02
+    sleep 0.5
+    swipe 250 1240 40 8 0.02
+    sleep 0.5
+    swipe 470 40 1240 2 0.0
+    sleep 0.5
+    swipe 300 1200 80 1 0.0
+    sleep 1
+done
+# A recorded swipe for the GIF.
+swipe 330 60 1220 14 0 record
+wait "$game" && status=0 || status=$?
+cat "$log" | grep -v slab_allocator | tail -5
+if [ "$status" -ne 0 ]; then
+    echo "FAIL: cut_the_line exited with $status"
+    exit 1
+fi
+if grep -q "panicked" "$log"; then
+    echo "FAIL: cut_the_line panicked"
+    exit 1
+fi
+cuts=$(grep -o "cuts: [0-9]*" "$log" | tail -1 | grep -o "[0-9]*$" || echo 0)
+echo "cut_the_line: $cuts cuts"
+if [ "${cuts:-0}" -eq 0 ]; then
+    echo "FAIL: no cuts"
+    exit 1
+fi
+convert -delay 7 -loop 0 "$frames"/*.png -layers Optimize -colors 64 "$OUT/cut_the_line_swipe.gif"
+ls -la "$OUT"
