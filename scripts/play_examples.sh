@@ -22,8 +22,8 @@ log=$(mktemp)
 frames=$(mktemp -d)
 trap 'rm -rf "$frames" "$log"' EXIT
 
-CUT_THE_LINE_SECONDS=26 \
-    CUT_THE_LINE_SCREENSHOTS="9.3:$OUT/cut_the_line.png,25.5:$OUT/cut_the_line_end.png" \
+EXAMPLE_SECONDS=26 \
+    EXAMPLE_SCREENSHOTS="9.3:$OUT/cut_the_line.png,25.5:$OUT/cut_the_line_end.png" \
     "$BIN/cut_the_line" >"$log" 2>&1 &
 game=$!
 wid=$(timeout 60 xdotool search --sync --onlyvisible --name cut_the_line | head -1)
@@ -80,4 +80,34 @@ if [ "${cuts:-0}" -eq 0 ]; then
     exit 1
 fi
 convert -delay 7 -loop 0 "$frames"/*.png -layers Optimize -colors 64 "$OUT/cut_the_line_swipe.gif"
+
+# run NAME SECONDS: an example on its own for a while, with a screenshot near the end; its
+# exit line goes to $log.
+run() {
+    local name=$1 seconds=$2
+    EXAMPLE_SECONDS=$seconds EXAMPLE_SCREENSHOTS="$((seconds - 1)).5:$OUT/$name.png" \
+        "$BIN/$name" >"$log" 2>&1 && status=0 || status=$?
+    grep -v slab_allocator "$log" | tail -2
+    if [ "$status" -ne 0 ] || grep -q "panicked" "$log"; then
+        echo "FAIL: $name exited with $status"
+        exit 1
+    fi
+}
+
+run bullets 7
+hits=$(grep -o "hits: [0-9]*" "$log" | grep -o "[0-9]*$" || echo 0)
+through=$(grep -o "pass-throughs: [0-9]*" "$log" | grep -o "[0-9]*$" || echo missing)
+echo "bullets: $hits hits, $through pass-throughs"
+if [ "${hits:-0}" -eq 0 ] || [ "$through" != "0" ]; then
+    echo "FAIL: bullets should hit and never pass through"
+    exit 1
+fi
+
+run showcase 7
+started=$(grep -o "started: [0-9]*" "$log" | grep -o "[0-9]*$" || echo 0)
+echo "showcase: $started contacts started"
+if [ "${started:-0}" -eq 0 ]; then
+    echo "FAIL: showcase saw no contacts"
+    exit 1
+fi
 ls -la "$OUT"

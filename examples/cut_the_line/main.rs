@@ -19,21 +19,23 @@
 //! line's motion between two ticks, so a swipe across the whole screen in one frame still
 //! cuts, at the exact place, each line it went through.
 //!
-//! For scripted runs: `CUT_THE_LINE_SECONDS=n` quits after `n` seconds, and
-//! `CUT_THE_LINE_SCREENSHOTS=t1:a.png,t2:b.png` saves screenshots at those times (seconds).
+//! For scripted runs: `EXAMPLE_SECONDS=n` quits after `n` seconds, and
+//! `EXAMPLE_SCREENSHOTS=t1:a.png,t2:b.png` saves screenshots at those times (seconds).
 
 mod rules;
+#[path = "../support/scripted.rs"]
+mod scripted;
 
 use bevy::asset::io::Reader;
 use bevy::asset::{AssetLoader, LoadContext};
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::PrimaryWindow;
 use bevy_prototype_lyon::prelude::*;
 use bevy_sweep::prelude::*;
 use rules::{
     BladeInput, Cut, FIELD, Falling, Game, Line, PIECE_LIFETIME, Restart, RulesPlugin, WaveBook,
 };
+use scripted::ScriptedRun;
 
 fn main() {
     App::new()
@@ -52,12 +54,12 @@ fn main() {
                 ..default()
             },
             RulesPlugin { waves: true },
+            ScriptedRun,
         ))
         .insert_resource(ClearColor(Color::srgb(0.05, 0.06, 0.1)))
         .init_asset::<WaveBook>()
         .register_asset_loader(WaveBookLoader)
         .init_resource::<Trail>()
-        .init_resource::<Script>()
         .add_systems(Startup, setup)
         .add_systems(
             Update,
@@ -71,7 +73,6 @@ fn main() {
                 sparks_from_cuts,
                 move_sparks,
                 hud,
-                scripted_exit,
             ),
         )
         .add_systems(Last, log_final_score)
@@ -124,34 +125,6 @@ struct Trail(Vec<(Vec2, f32)>);
 struct Spark {
     velocity: Vec2,
     life: f32,
-}
-
-/// Scripted-run settings from the environment.
-#[derive(Resource)]
-struct Script {
-    seconds: Option<f32>,
-    /// Screenshots still to take: (time, path), in time order.
-    screenshots: Vec<(f32, String)>,
-}
-
-impl Default for Script {
-    fn default() -> Self {
-        let mut screenshots: Vec<(f32, String)> = std::env::var("CUT_THE_LINE_SCREENSHOTS")
-            .unwrap_or_default()
-            .split(',')
-            .filter_map(|item| {
-                let (time, path) = item.split_once(':')?;
-                Some((time.trim().parse().ok()?, path.trim().to_string()))
-            })
-            .collect();
-        screenshots.sort_by(|a, b| a.0.total_cmp(&b.0));
-        Self {
-            seconds: std::env::var("CUT_THE_LINE_SECONDS")
-                .ok()
-                .and_then(|s| s.parse().ok()),
-            screenshots,
-        }
-    }
 }
 
 /// The waves as shipped, compiled in: the game starts with them and switches to
@@ -370,7 +343,7 @@ fn hud(
 ) {
     if let Ok(mut text) = hud.single_mut() {
         let combo = if game.combo > 1 {
-            format!("   combo ×{}", game.combo)
+            format!("   combo x{}", game.combo)
         } else {
             String::new()
         };
@@ -393,24 +366,6 @@ fn hud(
         } else {
             String::new()
         };
-    }
-}
-
-fn scripted_exit(
-    mut commands: Commands,
-    time: Res<Time>,
-    mut script: ResMut<Script>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    let now = time.elapsed_secs();
-    while script.screenshots.first().is_some_and(|(at, _)| now >= *at) {
-        let (_, path) = script.screenshots.remove(0);
-        commands
-            .spawn(Screenshot::primary_window())
-            .observe(save_to_disk(path));
-    }
-    if script.seconds.is_some_and(|seconds| now > seconds) {
-        exit.write(AppExit::Success);
     }
 }
 

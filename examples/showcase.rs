@@ -1,0 +1,218 @@
+//! `showcase`: every pair of shapes colliding, drawn by the debug-draw plugin.
+//!
+//! ```sh
+//! cargo run --release --example showcase --features debug-draw
+//! ```
+//!
+//! | control | action |
+//! |---|---|
+//! | `Space` | pause / resume the motion |
+//! | `Up` / `Down` | movers twice / half as fast |
+//! | `Esc` | quit |
+//!
+//! Ten cells, one per pair of {point, segment, circle, box}. In each, a mover swings back and
+//! forth through a target (segments also turn), so contacts start, end and cross over and
+//! over. `SweepDebugPlugin` draws the colliders (green), this tick's swept paths (blue) and
+//! each contact's point and normal (orange: started, light: ended, dark: crossed). The counts
+//! of each kind of event are at the top.
+
+#[path = "support/scripted.rs"]
+mod scripted;
+
+use bevy::prelude::*;
+use bevy_sweep::prelude::*;
+use scripted::ScriptedRun;
+
+fn main() {
+    App::new()
+        .add_plugins((
+            DefaultPlugins.set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "showcase".into(),
+                    resolution: (1280, 720).into(),
+                    ..default()
+                }),
+                ..default()
+            }),
+            SweepPlugin {
+                length_unit: 40.0,
+                ..default()
+            },
+            SweepDebugPlugin,
+            ScriptedRun,
+        ))
+        .insert_resource(ClearColor(Color::srgb(0.04, 0.05, 0.08)))
+        .insert_resource(Speed(1.0))
+        .init_resource::<Counts>()
+        .add_systems(Startup, setup)
+        .add_systems(Update, (controls, hud))
+        .add_systems(FixedUpdate, swing)
+        .add_systems(FixedPostUpdate, count.after(SweepSystems::Report))
+        .add_systems(Last, log_counts)
+        .run();
+}
+
+/// A mover swings between `center.x ± reach` at `speed` px/s.
+#[derive(Component)]
+struct Swing {
+    center: Vec2,
+    reach: f32,
+    speed: f32,
+}
+
+#[derive(Resource)]
+struct Speed(f32);
+
+#[derive(Resource, Default)]
+struct Counts {
+    started: u32,
+    ended: u32,
+    crossed: u32,
+}
+
+#[derive(Component)]
+struct Hud;
+
+fn shape(kind: usize, target: bool) -> Collider {
+    match kind {
+        0 => Collider::point(),
+        1 if target => Collider::segment(Vec2::new(0.0, -40.0), Vec2::new(0.0, 40.0)),
+        1 => Collider::segment(Vec2::new(-10.0, -30.0), Vec2::new(10.0, 30.0)),
+        2 => Collider::circle(if target { 30.0 } else { 16.0 }),
+        _ => Collider::aabb(if target {
+            Vec2::new(28.0, 28.0)
+        } else {
+            Vec2::new(14.0, 18.0)
+        }),
+    }
+}
+
+const NAMES: [&str; 4] = ["point", "segment", "circle", "box"];
+
+fn setup(mut commands: Commands) {
+    commands.spawn(Camera2d);
+    let mut cell = 0;
+    for (mover, mover_name) in NAMES.iter().enumerate() {
+        for (target, target_name) in NAMES.iter().enumerate().skip(mover) {
+            let center = Vec2::new(
+                -480.0 + 240.0 * (cell % 5) as f32,
+                130.0 - 300.0 * (cell / 5) as f32,
+            );
+            cell += 1;
+            commands.spawn((
+                shape(target, true),
+                Transform::from_translation(center.extend(0.0)),
+                AngularVelocity(if target == 1 { 0.6 } else { 0.0 }),
+            ));
+            // Points pass a little off the target's centre so they meet edges, not only the
+            // middle; segments turn as they swing.
+            let offset = Vec2::new(-90.0, if mover == 0 && target > 0 { 12.0 } else { 0.0 });
+            commands.spawn((
+                shape(mover, false),
+                Swing {
+                    center,
+                    reach: 90.0,
+                    speed: 160.0 + 25.0 * cell as f32,
+                },
+                Transform::from_translation((center + offset).extend(0.0)),
+                Velocity(Vec2::new(160.0 + 25.0 * cell as f32, 0.0)),
+                AngularVelocity(if mover == 1 { 2.0 } else { 0.0 }),
+            ));
+            commands.spawn((
+                Text2d::new(format!("{mover_name} - {target_name}")),
+                TextFont {
+                    font_size: FontSize::Px(20.0),
+                    ..default()
+                },
+                TextColor(Color::srgb(0.75, 0.8, 0.9)),
+                Transform::from_translation((center + Vec2::new(0.0, 95.0)).extend(1.0)),
+            ));
+        }
+    }
+    commands.spawn((
+        Hud,
+        Text::new(""),
+        TextFont {
+            font_size: FontSize::Px(22.0),
+            ..default()
+        },
+        Node {
+            position_type: PositionType::Absolute,
+            top: Val::Px(10.0),
+            left: Val::Px(14.0),
+            ..default()
+        },
+    ));
+}
+
+fn swing(speed: Res<Speed>, mut movers: Query<(&Swing, &Transform, &mut Velocity)>) {
+    for (swing, transform, mut velocity) in &mut movers {
+        let x = transform.translation.x - swing.center.x;
+        let direction = if x > swing.reach {
+            -1.0
+        } else if x < -swing.reach {
+            1.0
+        } else {
+            velocity.0.x.signum()
+        };
+        velocity.0.x = direction * swing.speed * speed.0;
+    }
+}
+
+fn controls(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut speed: ResMut<Speed>,
+    mut paused: Local<Option<f32>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if keys.just_pressed(KeyCode::Space) {
+        *paused = match *paused {
+            Some(before) => {
+                speed.0 = before;
+                None
+            }
+            None => {
+                let before = speed.0;
+                speed.0 = 0.0;
+                Some(before)
+            }
+        };
+    }
+    if keys.just_pressed(KeyCode::ArrowUp) {
+        speed.0 = (speed.0 * 2.0).min(64.0);
+    }
+    if keys.just_pressed(KeyCode::ArrowDown) {
+        speed.0 /= 2.0;
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        exit.write(AppExit::Success);
+    }
+}
+
+fn count(mut events: MessageReader<CollisionEvent>, mut counts: ResMut<Counts>) {
+    for event in events.read() {
+        match event.kind {
+            CollisionKind::Started => counts.started += 1,
+            CollisionKind::Ended => counts.ended += 1,
+            CollisionKind::Crossed => counts.crossed += 1,
+        }
+    }
+}
+
+fn hud(counts: Res<Counts>, speed: Res<Speed>, mut hud: Query<&mut Text, With<Hud>>) {
+    if let Ok(mut text) = hud.single_mut() {
+        **text = format!(
+            "started {}   ended {}   crossed {}   speed x{}",
+            counts.started, counts.ended, counts.crossed, speed.0
+        );
+    }
+}
+
+fn log_counts(mut exits: MessageReader<AppExit>, counts: Res<Counts>) {
+    if exits.read().next().is_some() {
+        info!(
+            "started: {}, ended: {}, crossed: {}",
+            counts.started, counts.ended, counts.crossed
+        );
+    }
+}
