@@ -138,4 +138,6 @@ if [ "$status" -ne 0 ] || grep -q "panicked" "$log"; then
     exit 1
 fi
 echo "segment_vs_rect: ran and was dragged"
+# Screenshots are committed: fewer colours keep them small without blurring text.
+mogrify -strip -colors 128 "$OUT"/*.png
 ls -la "$OUT"

@@ -21,6 +21,8 @@
 //!
 //! For scripted runs: `EXAMPLE_SECONDS=n` quits after `n` seconds, and
 //! `EXAMPLE_SCREENSHOTS=t1:a.png,t2:b.png` saves screenshots at those times (seconds).
+//! `CUT_THE_LINE_LINES=n` is a stress mode: it keeps `n` lines on screen, never ends the game,
+//! and logs frame times and the sweep's time per tick on exit.
 
 mod rules;
 #[path = "../support/scripted.rs"]
@@ -76,6 +78,14 @@ fn main() {
             ),
         )
         .add_systems(Last, log_final_score)
+        .add_systems(FixedUpdate, stress.run_if(resource_exists::<Stress>))
+        .add_systems(
+            Last,
+            (measure, log_measurements)
+                .chain()
+                .run_if(resource_exists::<Stress>),
+        )
+        .insert_resource_if_stress()
         .run();
 }
 
@@ -374,4 +384,93 @@ fn log_final_score(mut exits: MessageReader<AppExit>, game: Res<Game>) {
         info!("final score: {}", game.score);
         info!("cuts: {}", game.cuts);
     }
+}
+
+/// Stress mode (`CUT_THE_LINE_LINES=n`): keep `n` lines on screen and measure.
+#[derive(Resource, Default)]
+struct Stress {
+    lines: usize,
+    frame_ms: Vec<f32>,
+    sweep_ms: Vec<f32>,
+    on_screen: Vec<usize>,
+}
+
+trait StressExt {
+    fn insert_resource_if_stress(&mut self) -> &mut Self;
+}
+
+impl StressExt for App {
+    fn insert_resource_if_stress(&mut self) -> &mut Self {
+        if let Some(lines) = std::env::var("CUT_THE_LINE_LINES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+        {
+            self.insert_resource(Stress { lines, ..default() });
+        }
+        self
+    }
+}
+
+fn stress(
+    mut commands: Commands,
+    stress: Res<Stress>,
+    mut game: ResMut<Game>,
+    book: Option<Res<WaveBook>>,
+    lines: Query<(), With<Line>>,
+) {
+    game.lives = 99;
+    let Some(wave) = book.and_then(|b| b.waves.last().cloned()) else {
+        return;
+    };
+    for _ in lines.iter().count()..stress.lines {
+        // Anywhere on screen, not only at the edges, so that all of them are in view.
+        let at = Vec2::new(
+            (game.random() * 2.0 - 1.0) * FIELD.x,
+            (game.random() * 2.0 - 1.0) * FIELD.y,
+        );
+        commands
+            .spawn(rules::new_line(&mut game, &wave, 1.0))
+            .insert(Transform::from_translation(at.extend(0.0)));
+    }
+}
+
+fn measure(
+    mut stress: ResMut<Stress>,
+    time: Res<Time<Real>>,
+    stats: Res<SweepStats>,
+    lines: Query<&Transform, With<Line>>,
+) {
+    let frame = time.delta_secs() * 1000.0;
+    let sweep = stats.elapsed.as_secs_f32() * 1000.0;
+    let count = lines
+        .iter()
+        .filter(|t| t.translation.truncate().abs().cmple(FIELD).all())
+        .count();
+    stress.frame_ms.push(frame);
+    stress.sweep_ms.push(sweep);
+    stress.on_screen.push(count);
+}
+
+fn log_measurements(mut exits: MessageReader<AppExit>, stress: Res<Stress>) {
+    if exits.read().next().is_none() {
+        return;
+    }
+    let median = |values: &[f32]| {
+        let mut v = values.to_vec();
+        v.sort_by(f32::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(0.0)
+    };
+    // Skip the first second of start-up frames.
+    let skip = stress.frame_ms.len().min(30);
+    let frames = &stress.frame_ms[skip..];
+    let sweeps = &stress.sweep_ms[skip..];
+    let lines = &stress.on_screen[skip..];
+    info!(
+        "stress: {} frames, lines on screen median {}, frame time median {:.2} ms, sweep per tick median {:.3} ms (max {:.3} ms)",
+        frames.len(),
+        lines.get(lines.len() / 2).copied().unwrap_or(0),
+        median(frames),
+        median(sweeps),
+        sweeps.iter().copied().fold(0.0, f32::max)
+    );
 }

@@ -147,7 +147,8 @@ pub struct Game {
 }
 
 impl Game {
-    fn random(&mut self) -> f32 {
+    /// A random number in `[0, 1)`.
+    pub fn random(&mut self) -> f32 {
         // xorshift64*: deterministic and good enough for a game.
         self.seed ^= self.seed >> 12;
         self.seed ^= self.seed << 25;
@@ -346,7 +347,7 @@ fn spawn_waves(
 }
 
 /// A line entering from a random edge towards a random point of the middle of the field.
-fn new_line(game: &mut Game, wave: &Wave, faster: f32) -> impl Bundle {
+pub fn new_line(game: &mut Game, wave: &Wave, faster: f32) -> impl Bundle {
     let side = (game.random() * 4.0) as u32;
     let along = game.random() * 2.0 - 1.0;
     let start = match side {

@@ -11,9 +11,11 @@ use crate::narrow::{Shape, ShapePath, Witness, contact_intervals, witness};
 use bevy::ecs::prelude::*;
 use bevy::math::{Affine3A, Vec2, bounding::Aabb2d};
 use bevy::platform::collections::HashMap;
+use bevy::platform::time::Instant;
 use bevy::tasks::{ComputeTaskPool, ParallelSlice};
 use bevy::time::Time;
 use bevy::transform::components::Transform;
+use core::time::Duration;
 
 /// Pairs of colliders in contact at the end of the last tick (a contact that has
 /// [`Started`](CollisionKind::Started) and not yet [`Ended`](CollisionKind::Ended)).
@@ -152,6 +154,11 @@ pub struct SweepStats {
     pub events: usize,
     /// Chunks the narrow phase ran in parallel on the compute task pool (0: it ran serially).
     pub parallel_chunks: usize,
+    /// Wall-clock time of the whole sweep, from the start of
+    /// [`SweepSystems::Prepare`](super::SweepSystems::Prepare) to the end of
+    /// [`SweepSystems::Report`](super::SweepSystems::Report) (including anything you ordered
+    /// in between).
+    pub elapsed: Duration,
 }
 
 /// One collider's motion in this tick.
@@ -164,6 +171,7 @@ pub(crate) struct Body {
 /// Scratch state of the current tick, kept to reuse its allocations.
 #[derive(Resource, Default)]
 pub(crate) struct TickState {
+    started: Option<Instant>,
     tick: u64,
     duration: f32,
     /// Sorted by entity.
@@ -180,9 +188,11 @@ pub(crate) struct TickState {
 /// Where this tick's motion starts for new and teleported colliders: where they are now.
 pub(crate) fn prepare(
     mut commands: Commands,
+    mut state: ResMut<TickState>,
     mut colliders: Query<(Entity, Ref<Collider>, &mut SweptPath, Has<Teleport>)>,
     transforms: Query<(&Transform, Option<&ChildOf>)>,
 ) {
+    state.started = Some(Instant::now());
     for (entity, collider, mut swept, teleport) in &mut colliders {
         if teleport {
             commands.entity(entity).try_remove::<Teleport>();
@@ -470,12 +480,17 @@ pub(crate) fn report(world: &mut World) {
             false
         });
         state.events.sort_unstable_by(CollisionEvent::order);
-        world.resource_mut::<SweepStats>().events = state.events.len();
-        if state.events.is_empty() {
-            return;
+        if !state.events.is_empty() {
+            world.write_message_batch(state.events.iter().copied());
+            trigger_observers(world, &state.events);
         }
-        world.write_message_batch(state.events.iter().copied());
-        trigger_observers(world, &state.events);
+        let mut stats = world.resource_mut::<SweepStats>();
+        stats.events = state.events.len();
+        stats.elapsed = state
+            .started
+            .take()
+            .map(|t| t.elapsed())
+            .unwrap_or_default();
     });
 }
 
