@@ -8,7 +8,7 @@ pub mod narrow;
 mod plugin;
 
 #[cfg(feature = "plugin")]
-pub use plugin::{SweepPlugin, SweepSettings, SweepSystems};
+pub use plugin::{SweepDiagnosticsPlugin, SweepPlugin, SweepSettings, SweepSystems};
 
 /// Components, events and resources of the plugin.
 #[cfg(feature = "plugin")]
@@ -33,7 +33,7 @@ pub mod prelude {
     #[cfg(feature = "debug-draw")]
     pub use crate::debug::{SweepDebugPlugin, SweepDebugSettings};
     pub use crate::events::*;
-    pub use crate::{SweepPlugin, SweepSettings, SweepSystems};
+    pub use crate::{SweepDiagnosticsPlugin, SweepPlugin, SweepSettings, SweepSystems};
 }
 
 #[cfg(feature = "debug-draw")]

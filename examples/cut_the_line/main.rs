@@ -30,6 +30,7 @@ mod scripted;
 
 use bevy::asset::io::Reader;
 use bevy::asset::{AssetLoader, LoadContext};
+use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_prototype_lyon::prelude::*;
@@ -56,6 +57,8 @@ fn main() {
                 ..default()
             },
             RulesPlugin { waves: true },
+            SweepDiagnosticsPlugin,
+            FrameTimeDiagnosticsPlugin::default(),
             ScriptedRun,
         ))
         .insert_resource(ClearColor(Color::srgb(0.05, 0.06, 0.1)))
@@ -451,7 +454,11 @@ fn measure(
     stress.on_screen.push(count);
 }
 
-fn log_measurements(mut exits: MessageReader<AppExit>, stress: Res<Stress>) {
+fn log_measurements(
+    mut exits: MessageReader<AppExit>,
+    stress: Res<Stress>,
+    diagnostics: Res<DiagnosticsStore>,
+) {
     if exits.read().next().is_none() {
         return;
     }
@@ -472,5 +479,17 @@ fn log_measurements(mut exits: MessageReader<AppExit>, stress: Res<Stress>) {
         median(frames),
         median(sweeps),
         sweeps.iter().copied().fold(0.0, f32::max)
+    );
+    // The same from Bevy's diagnostics (averages over their recent history).
+    let average = |path| {
+        diagnostics
+            .get(path)
+            .and_then(|d| d.average())
+            .unwrap_or(f64::NAN)
+    };
+    info!(
+        "diagnostics: frame_time average {:.2} ms, bevy_sweep/sweep_time average {:.3} ms",
+        average(&FrameTimeDiagnosticsPlugin::FRAME_TIME),
+        average(&SweepDiagnosticsPlugin::SWEEP_TIME)
     );
 }

@@ -2,10 +2,12 @@
 
 mod broad;
 mod components;
+mod diagnostics;
 mod events;
 mod systems;
 
 pub use components::{AngularVelocity, Collider, CollisionLayers, SweptPath, Teleport, Velocity};
+pub use diagnostics::SweepDiagnosticsPlugin;
 pub use events::{CollisionEvent, CollisionKind};
 pub use systems::{Contact, Contacts, SkippedColliders, SweepStats};
 
@@ -64,6 +66,8 @@ impl Default for SweepPlugin {
 /// The settings of the [`SweepPlugin`] in use, as a resource.
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct SweepSettings {
+    /// See [`SweepPlugin::schedule`].
+    pub schedule: Interned<dyn ScheduleLabel>,
     /// See [`SweepPlugin::integrate_velocity`].
     pub integrate_velocity: bool,
     /// See [`SweepPlugin::length_unit`].
@@ -94,6 +98,7 @@ pub enum SweepSystems {
 impl Plugin for SweepPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(SweepSettings {
+            schedule: self.schedule,
             integrate_velocity: self.integrate_velocity,
             length_unit: self.length_unit,
             parallel: self.parallel,

@@ -549,3 +549,22 @@ fn deep_overlap_normals_point_between_centres() {
     assert_eq!(events.len(), 1);
     assert_vec_close(seen_from(&events[0], big).normal, Vec2::X, 1e-6, "normal");
 }
+
+/// The sweep's cost and counts reach Bevy's diagnostics store.
+#[test]
+fn diagnostics_are_published() {
+    use bevy::diagnostic::DiagnosticsStore;
+    let mut app = app();
+    app.add_plugins(SweepDiagnosticsPlugin);
+    app.world_mut()
+        .spawn((Collider::circle(1.0), Transform::IDENTITY));
+    app.world_mut()
+        .spawn((Collider::point(), Transform::from_xyz(0.5, 0.0, 0.0)));
+    tick(&mut app);
+    tick(&mut app);
+    let store = app.world().resource::<DiagnosticsStore>();
+    let value = |path: &bevy::diagnostic::DiagnosticPath| store.get(path).and_then(|d| d.value());
+    assert_eq!(value(&SweepDiagnosticsPlugin::COLLIDERS), Some(2.0));
+    assert_eq!(value(&SweepDiagnosticsPlugin::CANDIDATE_PAIRS), Some(1.0));
+    assert!(value(&SweepDiagnosticsPlugin::SWEEP_TIME).is_some_and(|ms| ms > 0.0));
+}

@@ -1,0 +1,60 @@
+//! The sweep's cost in Bevy's diagnostics.
+
+use super::systems::SweepStats;
+use super::{SweepSettings, SweepSystems};
+use bevy::app::{App, FixedPostUpdate, Plugin};
+use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnostic};
+use bevy::ecs::prelude::*;
+use bevy::ecs::schedule::ScheduleLabel;
+
+/// Publishes each tick's [`SweepStats`] as Bevy diagnostics (read them from
+/// `DiagnosticsStore`, or print them with `LogDiagnosticsPlugin`). Add it after
+/// [`SweepPlugin`](super::SweepPlugin).
+///
+/// | path | value |
+/// |---|---|
+/// | [`SWEEP_TIME`](Self::SWEEP_TIME) | wall-clock time of the whole sweep, ms |
+/// | [`COLLIDERS`](Self::COLLIDERS) | colliders swept |
+/// | [`CANDIDATE_PAIRS`](Self::CANDIDATE_PAIRS) | pairs from the broad phase |
+/// | [`EVENTS`](Self::EVENTS) | collision events sent |
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SweepDiagnosticsPlugin;
+
+impl SweepDiagnosticsPlugin {
+    /// Wall-clock time of the sweep in one tick, milliseconds.
+    pub const SWEEP_TIME: DiagnosticPath = DiagnosticPath::const_new("bevy_sweep/sweep_time");
+    /// Colliders swept in one tick.
+    pub const COLLIDERS: DiagnosticPath = DiagnosticPath::const_new("bevy_sweep/colliders");
+    /// Pairs whose swept bounds overlap, in one tick.
+    pub const CANDIDATE_PAIRS: DiagnosticPath =
+        DiagnosticPath::const_new("bevy_sweep/candidate_pairs");
+    /// Collision events sent in one tick.
+    pub const EVENTS: DiagnosticPath = DiagnosticPath::const_new("bevy_sweep/events");
+}
+
+impl Plugin for SweepDiagnosticsPlugin {
+    fn build(&self, app: &mut App) {
+        let schedule = app
+            .world()
+            .get_resource::<SweepSettings>()
+            .map_or(FixedPostUpdate.intern(), |s| s.schedule);
+        app.register_diagnostic(Diagnostic::new(Self::SWEEP_TIME).with_suffix(" ms"))
+            .register_diagnostic(Diagnostic::new(Self::COLLIDERS))
+            .register_diagnostic(Diagnostic::new(Self::CANDIDATE_PAIRS))
+            .register_diagnostic(Diagnostic::new(Self::EVENTS))
+            .add_systems(schedule, measure.after(SweepSystems::Report));
+    }
+}
+
+fn measure(mut diagnostics: Diagnostics, stats: Res<SweepStats>) {
+    diagnostics.add_measurement(&SweepDiagnosticsPlugin::SWEEP_TIME, || {
+        stats.elapsed.as_secs_f64() * 1000.0
+    });
+    diagnostics.add_measurement(&SweepDiagnosticsPlugin::COLLIDERS, || {
+        stats.colliders as f64
+    });
+    diagnostics.add_measurement(&SweepDiagnosticsPlugin::CANDIDATE_PAIRS, || {
+        stats.candidate_pairs as f64
+    });
+    diagnostics.add_measurement(&SweepDiagnosticsPlugin::EVENTS, || stats.events as f64);
+}
