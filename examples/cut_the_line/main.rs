@@ -81,14 +81,12 @@ fn main() {
             ),
         )
         .add_systems(Last, log_final_score)
-        .add_systems(FixedUpdate, stress.run_if(resource_exists::<Stress>))
+        .add_systems(FixedUpdate, stress.run_if(stress_mode))
         .add_systems(
             Last,
-            (measure, log_measurements)
-                .chain()
-                .run_if(resource_exists::<Stress>),
+            (measure, log_measurements).chain().run_if(stress_mode),
         )
-        .insert_resource_if_stress()
+        .insert_resource(Stress::from_env())
         .run();
 }
 
@@ -389,7 +387,7 @@ fn log_final_score(mut exits: MessageReader<AppExit>, game: Res<Game>) {
     }
 }
 
-/// Stress mode (`CUT_THE_LINE_LINES=n`): keep `n` lines on screen and measure.
+/// Stress mode (`CUT_THE_LINE_LINES=n`): keep `n` lines on screen and measure (off at 0).
 #[derive(Resource, Default)]
 struct Stress {
     lines: usize,
@@ -398,20 +396,21 @@ struct Stress {
     on_screen: Vec<usize>,
 }
 
-trait StressExt {
-    fn insert_resource_if_stress(&mut self) -> &mut Self;
+impl Stress {
+    /// Stress mode if `CUT_THE_LINE_LINES` is set (`lines == 0` means off).
+    fn from_env() -> Self {
+        Self {
+            lines: std::env::var("CUT_THE_LINE_LINES")
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0),
+            ..default()
+        }
+    }
 }
 
-impl StressExt for App {
-    fn insert_resource_if_stress(&mut self) -> &mut Self {
-        if let Some(lines) = std::env::var("CUT_THE_LINE_LINES")
-            .ok()
-            .and_then(|n| n.parse().ok())
-        {
-            self.insert_resource(Stress { lines, ..default() });
-        }
-        self
-    }
+fn stress_mode(stress: Res<Stress>) -> bool {
+    stress.lines > 0
 }
 
 fn stress(

@@ -166,6 +166,7 @@ pub struct SweepStats {
 pub(crate) struct Body {
     pub(crate) entity: Entity,
     pub(crate) path: ShapePath,
+    pub(crate) layers: CollisionLayers,
 }
 
 /// Scratch state of the current tick, kept to reuse its allocations.
@@ -285,7 +286,6 @@ pub(crate) fn broad_phase(
     state.tick += 1;
     state.duration = time.delta_secs();
     state.bodies.clear();
-    let mut layers_of = HashMap::<Entity, CollisionLayers>::default();
     for (entity, collider, mut swept, layers, velocity, angular) in &mut colliders {
         let world = world_transform(entity, &transforms);
         let end = match problem(collider, world, velocity, angular) {
@@ -314,10 +314,11 @@ pub(crate) fn broad_phase(
         swept.path = Some(path);
         swept.previous = Some(end);
         swept.previous_world = world;
-        state.bodies.push(Body { entity, path });
-        if *layers != CollisionLayers::ALL {
-            layers_of.insert(entity, *layers);
-        }
+        state.bodies.push(Body {
+            entity,
+            path,
+            layers: *layers,
+        });
     }
     skipped.reasons.retain(|&e, _| colliders.contains(e));
     state.bodies.sort_unstable_by_key(|b| b.entity);
@@ -325,12 +326,7 @@ pub(crate) fn broad_phase(
     state.layers.clear();
     for body in &state.bodies {
         state.bounds.push(inflate(body.path.swept_bounds()));
-        state.layers.push(
-            layers_of
-                .get(&body.entity)
-                .copied()
-                .unwrap_or(CollisionLayers::ALL),
-        );
+        state.layers.push(body.layers);
     }
     overlapping_pairs(
         &state.bounds,
