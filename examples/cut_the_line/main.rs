@@ -77,6 +77,7 @@ fn main() {
                 draw_trail,
                 sparks_from_cuts,
                 move_sparks,
+                fade_flashes,
                 hud,
             ),
         )
@@ -131,6 +132,15 @@ struct TrailShape;
 #[derive(Resource, Default)]
 struct Trail(Vec<(Vec2, f32)>);
 
+/// The flash at a cut point: a disc that grows and fades out.
+#[derive(Component)]
+struct Flash {
+    life: f32,
+    color: Color,
+}
+
+const FLASH_LIFETIME: f32 = 0.2;
+
 /// A spark flying from a cut.
 #[derive(Component)]
 struct Spark {
@@ -151,10 +161,13 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     commands.insert_resource(WaveBookHandle(assets.load("cut_the_line/waves.ron")));
     commands.spawn((
         TrailShape,
-        ShapeBuilder::with(&shapes::Line(Vec2::ZERO, Vec2::ZERO))
+        // Never an empty path: Bevy's mesh allocator logs "use-after-free" errors for
+        // meshes without vertices. An empty trail is hidden instead.
+        ShapeBuilder::with(&shapes::Line(Vec2::ZERO, Vec2::X))
             .stroke((Color::NONE, 1.0))
             .build(),
         Transform::from_xyz(0.0, 0.0, 5.0),
+        Visibility::Hidden,
     ));
     commands.spawn((
         Hud,
@@ -280,14 +293,23 @@ fn fade_pieces(mut pieces: Query<(&Falling, &Line, &Collider, &mut Shape)>) {
     }
 }
 
-fn draw_trail(trail: Res<Trail>, mut shape: Query<&mut Shape, With<TrailShape>>) {
-    let Ok(mut shape) = shape.single_mut() else {
+fn draw_trail(
+    trail: Res<Trail>,
+    mut shape: Query<(&mut Shape, &mut Visibility), With<TrailShape>>,
+) {
+    let Ok((mut shape, mut visibility)) = shape.single_mut() else {
         return;
     };
-    if trail.0.len() < 2 {
-        *shape = ShapeBuilder::with(&shapes::Line(Vec2::ZERO, Vec2::ZERO))
-            .stroke((Color::NONE, 1.0))
-            .build();
+    if !trail.is_changed() {
+        return;
+    }
+    let drawn = trail.0.len() >= 2 && trail.0.iter().any(|(p, _)| *p != trail.0[0].0);
+    visibility.set_if_neq(if drawn {
+        Visibility::Inherited
+    } else {
+        Visibility::Hidden
+    });
+    if !drawn {
         return;
     }
     let mut path = ShapePath::new().move_to(trail.0[0].0);
@@ -309,6 +331,19 @@ fn sparks_from_cuts(mut commands: Commands, mut cuts: MessageReader<Cut>, mut ga
         } else {
             Color::srgb(1.0, 0.9, 0.5)
         };
+        commands.spawn((
+            Flash {
+                life: FLASH_LIFETIME,
+                color,
+            },
+            ShapeBuilder::with(&shapes::Circle {
+                radius: 10.0,
+                center: Vec2::ZERO,
+            })
+            .fill(color)
+            .build(),
+            Transform::from_translation(cut.point.extend(4.5)),
+        ));
         // Bigger combos, more sparks.
         let count = 8 + (cut.points.max(0) / 10).min(10) as usize;
         for k in 0..count {
@@ -328,6 +363,23 @@ fn sparks_from_cuts(mut commands: Commands, mut cuts: MessageReader<Cut>, mut ga
         }
         // Keep the random stream moving with play, so each game differs.
         game.seed = game.seed.rotate_left(7) ^ u64::from(cut.point.x.to_bits());
+    }
+}
+
+fn fade_flashes(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut flashes: Query<(Entity, &mut Flash, &mut Shape, &mut Transform)>,
+) {
+    for (entity, mut flash, mut shape, mut transform) in &mut flashes {
+        flash.life -= time.delta_secs();
+        if flash.life <= 0.0 {
+            commands.entity(entity).despawn();
+            continue;
+        }
+        let left = flash.life / FLASH_LIFETIME;
+        transform.scale = Vec3::splat(1.0 + 2.5 * (1.0 - left));
+        shape.fill = Some(Fill::color(flash.color.with_alpha(0.9 * left)));
     }
 }
 
