@@ -14,6 +14,7 @@ use bevy::ecs::schedule::ScheduleLabel;
 /// | path | value |
 /// |---|---|
 /// | [`SWEEP_TIME`](Self::SWEEP_TIME) | wall-clock time of the whole sweep, ms |
+/// | [`PREPARE_TIME`](Self::PREPARE_TIME), [`BROAD_PHASE_TIME`](Self::BROAD_PHASE_TIME), [`NARROW_PHASE_TIME`](Self::NARROW_PHASE_TIME), [`REPORT_TIME`](Self::REPORT_TIME) | each phase's time, ms |
 /// | [`COLLIDERS`](Self::COLLIDERS) | colliders swept |
 /// | [`CANDIDATE_PAIRS`](Self::CANDIDATE_PAIRS) | pairs from the broad phase |
 /// | [`EVENTS`](Self::EVENTS) | collision events sent |
@@ -23,6 +24,16 @@ pub struct SweepDiagnosticsPlugin;
 impl SweepDiagnosticsPlugin {
     /// Wall-clock time of the sweep in one tick, milliseconds.
     pub const SWEEP_TIME: DiagnosticPath = DiagnosticPath::const_new("bevy_sweep/sweep_time");
+    /// Time of the prepare and integrate phases in one tick, milliseconds.
+    pub const PREPARE_TIME: DiagnosticPath = DiagnosticPath::const_new("bevy_sweep/prepare_time");
+    /// Time of the broad phase in one tick, milliseconds.
+    pub const BROAD_PHASE_TIME: DiagnosticPath =
+        DiagnosticPath::const_new("bevy_sweep/broad_phase_time");
+    /// Time of the narrow phase in one tick, milliseconds.
+    pub const NARROW_PHASE_TIME: DiagnosticPath =
+        DiagnosticPath::const_new("bevy_sweep/narrow_phase_time");
+    /// Time of the report phase (events, observers, contacts) in one tick, milliseconds.
+    pub const REPORT_TIME: DiagnosticPath = DiagnosticPath::const_new("bevy_sweep/report_time");
     /// Colliders swept in one tick.
     pub const COLLIDERS: DiagnosticPath = DiagnosticPath::const_new("bevy_sweep/colliders");
     /// Pairs whose swept bounds overlap, in one tick.
@@ -39,6 +50,10 @@ impl Plugin for SweepDiagnosticsPlugin {
             .get_resource::<SweepSettings>()
             .map_or(FixedPostUpdate.intern(), |s| s.schedule);
         app.register_diagnostic(Diagnostic::new(Self::SWEEP_TIME).with_suffix(" ms"))
+            .register_diagnostic(Diagnostic::new(Self::PREPARE_TIME).with_suffix(" ms"))
+            .register_diagnostic(Diagnostic::new(Self::BROAD_PHASE_TIME).with_suffix(" ms"))
+            .register_diagnostic(Diagnostic::new(Self::NARROW_PHASE_TIME).with_suffix(" ms"))
+            .register_diagnostic(Diagnostic::new(Self::REPORT_TIME).with_suffix(" ms"))
             .register_diagnostic(Diagnostic::new(Self::COLLIDERS))
             .register_diagnostic(Diagnostic::new(Self::CANDIDATE_PAIRS))
             .register_diagnostic(Diagnostic::new(Self::EVENTS))
@@ -49,6 +64,19 @@ impl Plugin for SweepDiagnosticsPlugin {
 fn measure(mut diagnostics: Diagnostics, stats: Res<SweepStats>) {
     diagnostics.add_measurement(&SweepDiagnosticsPlugin::SWEEP_TIME, || {
         stats.elapsed.as_secs_f64() * 1000.0
+    });
+    let ms = |d: core::time::Duration| d.as_secs_f64() * 1000.0;
+    diagnostics.add_measurement(&SweepDiagnosticsPlugin::PREPARE_TIME, || {
+        ms(stats.prepare_time)
+    });
+    diagnostics.add_measurement(&SweepDiagnosticsPlugin::BROAD_PHASE_TIME, || {
+        ms(stats.broad_phase_time)
+    });
+    diagnostics.add_measurement(&SweepDiagnosticsPlugin::NARROW_PHASE_TIME, || {
+        ms(stats.narrow_phase_time)
+    });
+    diagnostics.add_measurement(&SweepDiagnosticsPlugin::REPORT_TIME, || {
+        ms(stats.report_time)
     });
     diagnostics.add_measurement(&SweepDiagnosticsPlugin::COLLIDERS, || {
         stats.colliders as f64

@@ -159,6 +159,19 @@ pub struct SweepStats {
     /// [`SweepSystems::Report`](super::SweepSystems::Report) (including anything you ordered
     /// in between).
     pub elapsed: Duration,
+    /// Time of [`SweepSystems::Prepare`](super::SweepSystems::Prepare) and
+    /// [`SweepSystems::Integrate`](super::SweepSystems::Integrate): new and teleported
+    /// colliders, velocities.
+    pub prepare_time: Duration,
+    /// Time of [`SweepSystems::BroadPhase`](super::SweepSystems::BroadPhase): every
+    /// collider's motion and the pairs whose swept bounds overlap.
+    pub broad_phase_time: Duration,
+    /// Time of [`SweepSystems::NarrowPhase`](super::SweepSystems::NarrowPhase): the exact
+    /// contact intervals of the candidate pairs.
+    pub narrow_phase_time: Duration,
+    /// Time of [`SweepSystems::Report`](super::SweepSystems::Report): events, observers and
+    /// [`Contacts`].
+    pub report_time: Duration,
 }
 
 /// One collider's motion in this tick.
@@ -282,6 +295,8 @@ pub(crate) fn broad_phase(
     )>,
     transforms: Query<(&Transform, Option<&ChildOf>)>,
 ) {
+    let began = Instant::now();
+    let prepare_time = state.started.map(|t| began - t).unwrap_or_default();
     let state = &mut *state;
     state.tick += 1;
     state.duration = time.delta_secs();
@@ -338,6 +353,8 @@ pub(crate) fn broad_phase(
         colliders: state.bodies.len(),
         skipped: skipped.len(),
         candidate_pairs: state.pairs.len(),
+        prepare_time,
+        broad_phase_time: began.elapsed(),
         ..SweepStats::default()
     };
 }
@@ -348,6 +365,7 @@ pub(crate) fn narrow_phase(
     mut state: ResMut<TickState>,
     mut stats: ResMut<SweepStats>,
 ) {
+    let began = Instant::now();
     let state = &mut *state;
     let bodies = &state.bodies;
     let solve = |pairs: &[(u32, u32)]| -> Vec<(u32, u32, Vec<[f32; 2]>)> {
@@ -374,6 +392,7 @@ pub(crate) fn narrow_phase(
         _ => solve(&state.pairs),
     };
     stats.touching_pairs = state.results.len();
+    stats.narrow_phase_time = began.elapsed();
 }
 
 fn event(
@@ -408,6 +427,7 @@ fn event(
 
 /// Turns contact intervals into events, sends and triggers them, updates [`Contacts`].
 pub(crate) fn report(world: &mut World) {
+    let began = Instant::now();
     world.resource_scope(|world, mut state: Mut<TickState>| {
         let state = &mut *state;
         let mut contacts = world.resource_mut::<Contacts>();
@@ -482,6 +502,7 @@ pub(crate) fn report(world: &mut World) {
         }
         let mut stats = world.resource_mut::<SweepStats>();
         stats.events = state.events.len();
+        stats.report_time = began.elapsed();
         stats.elapsed = state
             .started
             .take()

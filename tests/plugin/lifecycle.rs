@@ -566,5 +566,20 @@ fn diagnostics_are_published() {
     let value = |path: &bevy::diagnostic::DiagnosticPath| store.get(path).and_then(|d| d.value());
     assert_eq!(value(&SweepDiagnosticsPlugin::COLLIDERS), Some(2.0));
     assert_eq!(value(&SweepDiagnosticsPlugin::CANDIDATE_PAIRS), Some(1.0));
-    assert!(value(&SweepDiagnosticsPlugin::SWEEP_TIME).is_some_and(|ms| ms > 0.0));
+    let total = value(&SweepDiagnosticsPlugin::SWEEP_TIME).unwrap_or(0.0);
+    assert!(total > 0.0);
+    // The phases are parts of the whole.
+    let phases: f64 = [
+        SweepDiagnosticsPlugin::PREPARE_TIME,
+        SweepDiagnosticsPlugin::BROAD_PHASE_TIME,
+        SweepDiagnosticsPlugin::NARROW_PHASE_TIME,
+        SweepDiagnosticsPlugin::REPORT_TIME,
+    ]
+    .iter()
+    .map(|path| value(path).expect("every phase is published"))
+    .sum();
+    assert!(
+        phases > 0.0 && phases <= total * (1.0 + 1e-9),
+        "{phases} of {total}"
+    );
 }

@@ -1,0 +1,2 @@
+//! Placeholder: the avian2d comparison is being written.
+fn main() {}
