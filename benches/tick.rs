@@ -1,8 +1,10 @@
 //! One full fixed tick of the plugin (prepare, integrate, broad phase, narrow phase, report)
-//! for 1,000 and 10,000 mixed colliders at the same density, in a headless App.
+//! for 1,000, 10,000 and 100,000 mixed colliders at the same density, in a headless App:
+//! spread uniformly, and clustered (nine in ten in a corner a tenth of the arena wide, a
+//! hundred times denser, with smaller colliders).
 //!
 //! `cargo bench --bench tick`. The per-collider time should stay about flat from 1,000 to
-//! 10,000 colliders (near-linear scaling).
+//! 100,000 colliders (near-linear scaling).
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -34,7 +36,14 @@ fn wrap(
     }
 }
 
-fn world(count: usize) -> App {
+/// Where the colliders are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    Uniform,
+    Clustered,
+}
+
+fn world(count: usize, layout: Layout) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, SweepPlugin::default()))
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
@@ -44,19 +53,25 @@ fn world(count: usize) -> App {
     app.update();
     let mut rng = ChaCha8Rng::seed_from_u64(count as u64);
     for i in 0..count {
-        let position = Vec2::new(rng.random_range(-half..half), rng.random_range(-half..half));
+        let clustered = layout == Layout::Clustered && i % 10 != 0;
+        let (low, high) = if clustered {
+            (-half, -0.9 * half)
+        } else {
+            (-half, half)
+        };
+        let position = Vec2::new(rng.random_range(low..high), rng.random_range(low..high));
+        let size = if clustered { 0.3 } else { 1.0 };
         let velocity = Vec2::new(
             rng.random_range(-300.0..300.0),
             rng.random_range(-300.0..300.0),
         );
         let collider = match i % 4 {
             0 => Collider::point(),
-            1 => Collider::segment(Vec2::new(-4.0, 0.0), Vec2::new(4.0, 0.0)),
-            2 => Collider::circle(rng.random_range(1.0..3.0)),
-            _ => Collider::aabb(Vec2::new(
-                rng.random_range(1.0..3.0),
-                rng.random_range(1.0..3.0),
-            )),
+            1 => Collider::segment(Vec2::new(-4.0, 0.0) * size, Vec2::new(4.0, 0.0) * size),
+            2 => Collider::circle(rng.random_range(1.0..3.0) * size),
+            _ => Collider::aabb(
+                Vec2::new(rng.random_range(1.0..3.0), rng.random_range(1.0..3.0)) * size,
+            ),
         };
         let mut entity = app.world_mut().spawn((
             collider,
@@ -80,20 +95,34 @@ fn world(count: usize) -> App {
 )]
 fn tick(c: &mut Criterion) {
     let mut group = c.benchmark_group("tick");
-    group.sample_size(30);
-    for count in [1_000, 10_000] {
-        let mut app = world(count);
-        group.throughput(Throughput::Elements(count as u64));
-        group.bench_function(BenchmarkId::new("mixed", count), |b| {
-            b.iter(|| app.update());
-        });
-        let events = app.world().resource::<Messages<CollisionEvent>>().len();
-        let pairs = app.world().resource::<Contacts>().len();
-        eprintln!("tick/mixed/{count}: {events} messages buffered, {pairs} pairs in contact");
+    group
+        .sample_size(20)
+        .warm_up_time(core::time::Duration::from_secs(1))
+        .measurement_time(core::time::Duration::from_secs(3));
+    for (name, layout) in [("mixed", Layout::Uniform), ("clustered", Layout::Clustered)] {
+        for count in [1_000, 10_000, 100_000] {
+            let mut app = world(count, layout);
+            group.throughput(Throughput::Elements(count as u64));
+            group.bench_function(BenchmarkId::new(name, count), |b| {
+                b.iter(|| app.update());
+            });
+            let stats = *app.world().resource::<SweepStats>();
+            eprintln!(
+                "tick/{name}/{count}: {} candidate pairs, {} touching pairs, {} events; \
+                 phases (last tick): prepare {:?}, broad {:?}, narrow {:?}, report {:?}",
+                stats.candidate_pairs,
+                stats.touching_pairs,
+                stats.events,
+                stats.prepare_time,
+                stats.broad_phase_time,
+                stats.narrow_phase_time,
+                stats.report_time,
+            );
+        }
     }
     // The cost of observer delivery: the same 10,000-collider world with one global
     // observer of `CollisionEvent` (every event triggered twice).
-    let mut app = world(10_000);
+    let mut app = world(10_000, Layout::Uniform);
     app.add_observer(|contact: On<CollisionEvent>| {
         std::hint::black_box(contact.event());
     });

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+pub mod broad;
 pub mod geometry;
 pub mod narrow;
 

@@ -7,6 +7,87 @@ use crate::geometry::{
     clip_segment_aabb, intersect_segment_circle, intersect_segment_segment, sweep_point_segment,
 };
 use bevy_math::{Vec2, bounding::Aabb2d};
+use core::ops::{Deref, DerefMut};
+
+/// The contact intervals of one pair in one step (see [`contact_intervals`]): closed,
+/// ascending, disjoint `[first, last]` times within `[0, 1]`, stored inline (no heap
+/// allocation). Read it as a slice of `[f32; 2]`.
+#[derive(Clone, Copy, Default)]
+pub struct Intervals {
+    items: [[f32; 2]; Intervals::CAPACITY],
+    len: u8,
+}
+
+impl Intervals {
+    /// The most intervals a pair can have in one step: the moments at which contact can
+    /// change are at most sixteen, plus the two ends of the step, and each interval holds
+    /// at least one of them.
+    pub const CAPACITY: usize = 18;
+
+    /// Appends an interval. Past [`CAPACITY`](Self::CAPACITY) (which the solvers cannot
+    /// reach) the last interval is widened instead, so that no contact is ever dropped.
+    fn push(&mut self, interval: [f32; 2]) {
+        if usize::from(self.len) < Self::CAPACITY {
+            self.items[usize::from(self.len)] = interval;
+            self.len += 1;
+        } else {
+            debug_assert!(false, "more contact intervals than moments");
+            let last = &mut self.items[Self::CAPACITY - 1];
+            last[1] = last[1].max(interval[1]);
+        }
+    }
+
+    /// Puts an interval first (the others move up).
+    fn push_front(&mut self, interval: [f32; 2]) {
+        self.push(interval);
+        self.items[..usize::from(self.len)].rotate_right(1);
+    }
+}
+
+impl Deref for Intervals {
+    type Target = [[f32; 2]];
+    fn deref(&self) -> &[[f32; 2]] {
+        &self.items[..usize::from(self.len)]
+    }
+}
+
+impl DerefMut for Intervals {
+    fn deref_mut(&mut self) -> &mut [[f32; 2]] {
+        &mut self.items[..usize::from(self.len)]
+    }
+}
+
+impl core::fmt::Debug for Intervals {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl PartialEq for Intervals {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<const N: usize> PartialEq<[[f32; 2]; N]> for Intervals {
+    fn eq(&self, other: &[[f32; 2]; N]) -> bool {
+        **self == other[..]
+    }
+}
+
+impl PartialEq<[[f32; 2]]> for Intervals {
+    fn eq(&self, other: &[[f32; 2]]) -> bool {
+        **self == *other
+    }
+}
+
+impl<'a> IntoIterator for &'a Intervals {
+    type Item = &'a [f32; 2];
+    type IntoIter = core::slice::Iter<'a, [f32; 2]>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
 
 /// Every moment of the step at which the two closed shapes touch or overlap.
 ///
@@ -39,12 +120,12 @@ use bevy_math::{Vec2, bounding::Aabb2d};
 ///     a: [Vec2::new(0.0, -1.0); 2],
 ///     b: [Vec2::new(0.0, 1.0); 2],
 /// };
-/// assert_eq!(contact_intervals(&point, &wall), vec![[0.25, 0.25]]);
+/// assert_eq!(contact_intervals(&point, &wall), [[0.25, 0.25]]);
 /// ```
 #[must_use]
-pub fn contact_intervals(a: &ShapePath, b: &ShapePath) -> Vec<[f32; 2]> {
+pub fn contact_intervals(a: &ShapePath, b: &ShapePath) -> Intervals {
     if !a.is_valid() || !b.is_valid() {
-        return Vec::new();
+        return Intervals::default();
     }
     let (a, b) = if a.rank() <= b.rank() { (a, b) } else { (b, a) };
     match (*a, *b) {
@@ -102,12 +183,16 @@ pub fn contact_intervals(a: &ShapePath, b: &ShapePath) -> Vec<[f32; 2]> {
             },
         ) => one(box_interval(relative(c, d), h + k)),
         // Ranks put every pair in one of the orders above.
-        _ => Vec::new(),
+        _ => Intervals::default(),
     }
 }
 
-fn one(interval: Option<[f32; 2]>) -> Vec<[f32; 2]> {
-    interval.map(|i| vec![i]).unwrap_or_default()
+fn one(interval: Option<[f32; 2]>) -> Intervals {
+    let mut out = Intervals::default();
+    if let Some(i) = interval {
+        out.push(i);
+    }
+    out
 }
 
 /// `p − q` at the start and at the end: the path of `p` seen from `q`. The same rounding at
@@ -203,7 +288,7 @@ fn assemble(
     touching_at_end: bool,
     at_moment: impl Fn(f32) -> bool,
     in_between: impl Fn(f32) -> bool,
-) -> Vec<[f32; 2]> {
+) -> Intervals {
     let (times, n) = moments.sorted();
     let count = n + 2;
     let time = |i: usize| match i {
@@ -228,7 +313,7 @@ fn assemble(
         let (t, next) = (time(i), time(i + 1));
         *slot = (at[i] || at[i + 1]) && in_between(t + 0.5 * (next - t));
     }
-    let mut out: Vec<[f32; 2]> = Vec::new();
+    let mut out = Intervals::default();
     let mut open: Option<f32> = None;
     for i in 0..count {
         let t = time(i);
@@ -284,7 +369,7 @@ fn segments_touch(a: Vec2, b: Vec2, c: Vec2, d: Vec2, tolerance: f64) -> bool {
 /// A relative tolerance for "within rounding" tests inside the step: `2^-20` of the scene.
 const NEAR: f32 = 1.0 / (1 << 20) as f32;
 
-fn point_segment(p: [Vec2; 2], a: [Vec2; 2], b: [Vec2; 2]) -> Vec<[f32; 2]> {
+fn point_segment(p: [Vec2; 2], a: [Vec2; 2], b: [Vec2; 2]) -> Intervals {
     let on_at = |i: usize| intersect_segment_segment(a[i], b[i], p[i], p[i]).is_some();
     let (on0, on1) = (on_at(0), on_at(1));
     if orient2d(a[0], b[0], p[0]) == 0.0
@@ -295,7 +380,7 @@ fn point_segment(p: [Vec2; 2], a: [Vec2; 2], b: [Vec2; 2]) -> Vec<[f32; 2]> {
     }
     let tolerance = f64::from(NEAR * scale(&[p, a, b]));
     let near_at = |t: f32| distance_to_segment(lerp(p, t), lerp(a, t), lerp(b, t)) <= tolerance;
-    let mut out: Vec<[f32; 2]> = Vec::new();
+    let mut out = Intervals::default();
     for sweep in sweep_point_segment(a, b, p) {
         let t = sweep.time;
         // The ends are decided by the exact static test.
@@ -305,7 +390,7 @@ fn point_segment(p: [Vec2; 2], a: [Vec2; 2], b: [Vec2; 2]) -> Vec<[f32; 2]> {
         out.push([t, t]);
     }
     if on0 && out.first().is_none_or(|i| i[0] > 0.0) {
-        out.insert(0, [0.0, 0.0]);
+        out.push_front([0.0, 0.0]);
     }
     if on1 {
         match out.last_mut() {
@@ -322,13 +407,7 @@ fn point_segment(p: [Vec2; 2], a: [Vec2; 2], b: [Vec2; 2]) -> Vec<[f32; 2]> {
 /// A point on the segment's line during the whole step (the cross product is identically
 /// zero): it is on the segment while it is between the endpoints, so contact begins and ends
 /// only where it meets an endpoint.
-fn point_on_its_line(
-    p: [Vec2; 2],
-    a: [Vec2; 2],
-    b: [Vec2; 2],
-    on0: bool,
-    on1: bool,
-) -> Vec<[f32; 2]> {
+fn point_on_its_line(p: [Vec2; 2], a: [Vec2; 2], b: [Vec2; 2], on0: bool, on1: bool) -> Intervals {
     let mut moments = Moments::default();
     for end in [a, b] {
         if let Some([first, last]) = box_interval(relative(p, end), Vec2::ZERO) {
@@ -346,7 +425,7 @@ fn point_on_its_line(
     )
 }
 
-fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2]) -> Vec<[f32; 2]> {
+fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2]) -> Intervals {
     let [a, b] = s;
     let [c, d] = r;
     let mut moments = Moments::default();
@@ -374,7 +453,7 @@ fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2]) -> Vec<[f32; 2]> {
     )
 }
 
-fn segment_circle(s: [[Vec2; 2]; 2], center: [Vec2; 2], radius: f32) -> Vec<[f32; 2]> {
+fn segment_circle(s: [[Vec2; 2]; 2], center: [Vec2; 2], radius: f32) -> Intervals {
     let [a, b] = s;
     let mut moments = Moments::default();
     for end in [a, b] {
@@ -441,7 +520,7 @@ fn tangent_moments(a: [Vec2; 2], b: [Vec2; 2], c: [Vec2; 2], radius: f32) -> ([f
     (out, m)
 }
 
-fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2) -> Vec<[f32; 2]> {
+fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2) -> Intervals {
     let [a, b] = s;
     let mut moments = Moments::default();
     for end in [a, b] {

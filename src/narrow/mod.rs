@@ -33,6 +33,6 @@ mod path;
 mod poly;
 mod witness;
 
-pub use intervals::contact_intervals;
+pub use intervals::{Intervals, contact_intervals};
 pub use path::{Shape, ShapePath};
 pub use witness::{Witness, witness};

@@ -255,16 +255,26 @@ pub(crate) fn world_transform(
     entity: Entity,
     transforms: &Query<(&Transform, Option<&ChildOf>)>,
 ) -> Option<Affine3A> {
-    let (transform, mut parent) = transforms.get(entity).ok()?;
+    let (transform, parent) = transforms.get(entity).ok()?;
+    world_transform_from(transform, parent, transforms)
+}
+
+/// [`world_transform`] of an entity whose own transform and parent are at hand.
+pub(crate) fn world_transform_from(
+    transform: &Transform,
+    parent: Option<&ChildOf>,
+    transforms: &Query<(&Transform, Option<&ChildOf>)>,
+) -> Option<Affine3A> {
     let mut world = transform.compute_affine();
+    let mut parent = parent.map(ChildOf::parent);
     // A hierarchy deeper than this is a cycle or a mistake; stop rather than loop.
     for _ in 0..64 {
-        let Some(child_of) = parent else {
+        let Some(entity) = parent else {
             return Some(world);
         };
-        let (parent_transform, grandparent) = transforms.get(child_of.parent()).ok()?;
+        let (parent_transform, grandparent) = transforms.get(entity).ok()?;
         world = parent_transform.compute_affine() * world;
-        parent = grandparent;
+        parent = grandparent.map(ChildOf::parent);
     }
     None
 }

@@ -11,6 +11,7 @@ pub use diagnostics::SweepDiagnosticsPlugin;
 pub use events::{CollisionEvent, CollisionKind};
 pub use systems::{Contact, Contacts, SkippedColliders, SweepStats};
 
+use crate::broad::BroadPhaseMethod;
 use bevy::app::{App, FixedPostUpdate, Plugin};
 use bevy::ecs::intern::Interned;
 use bevy::ecs::prelude::*;
@@ -50,6 +51,10 @@ pub struct SweepPlugin {
     /// Run the narrow phase on Bevy's compute task pool. Results are identical either way.
     /// Default: `true`.
     pub parallel: bool,
+    /// How the broad phase finds the pairs whose swept bounds overlap. Every method finds
+    /// the same pairs; they differ in speed on different scenes (see [`crate::broad`]).
+    /// Default: [`BroadPhaseMethod::Strips`].
+    pub broad_phase: BroadPhaseMethod,
 }
 
 impl Default for SweepPlugin {
@@ -59,6 +64,7 @@ impl Default for SweepPlugin {
             integrate_velocity: true,
             length_unit: 1.0,
             parallel: true,
+            broad_phase: BroadPhaseMethod::default(),
         }
     }
 }
@@ -74,6 +80,8 @@ pub struct SweepSettings {
     pub length_unit: f32,
     /// See [`SweepPlugin::parallel`].
     pub parallel: bool,
+    /// See [`SweepPlugin::broad_phase`]. Changing it takes effect at the next tick.
+    pub broad_phase: BroadPhaseMethod,
 }
 
 /// The plugin's system sets, in the order they run, all in [`SweepPlugin::schedule`].
@@ -102,6 +110,7 @@ impl Plugin for SweepPlugin {
             integrate_velocity: self.integrate_velocity,
             length_unit: self.length_unit,
             parallel: self.parallel,
+            broad_phase: self.broad_phase,
         })
         .init_resource::<Contacts>()
         .init_resource::<SkippedColliders>()

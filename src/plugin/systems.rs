@@ -1,18 +1,19 @@
 //! The systems of one tick, and the resources they keep between ticks.
 
 use super::SweepSettings;
-use super::broad::{inflate, overlapping_pairs};
+use super::broad::inflate;
 use super::components::{
     AngularVelocity, Collider, CollisionLayers, SweptPath, Teleport, Velocity, transform_is_finite,
-    world_transform,
+    world_transform, world_transform_from,
 };
 use super::events::{CollisionEvent, CollisionKind, Touch, transitions};
-use crate::narrow::{Shape, ShapePath, Witness, contact_intervals, witness};
+use crate::broad::BroadPhase;
+use crate::narrow::{Intervals, Shape, ShapePath, Witness, contact_intervals, witness};
 use bevy::ecs::prelude::*;
 use bevy::math::{Affine3A, Vec2, bounding::Aabb2d};
 use bevy::platform::collections::HashMap;
 use bevy::platform::time::Instant;
-use bevy::tasks::{ComputeTaskPool, ParallelSlice};
+use bevy::tasks::ComputeTaskPool;
 use bevy::time::Time;
 use bevy::transform::components::Transform;
 use core::time::Duration;
@@ -191,10 +192,14 @@ pub(crate) struct TickState {
     /// Sorted by entity.
     bodies: Vec<Body>,
     bounds: Vec<Aabb2d>,
-    layers: Vec<CollisionLayers>,
-    order: Vec<u32>,
+    broad: BroadPhase,
     pairs: Vec<(u32, u32)>,
-    results: Vec<(u32, u32, Vec<[f32; 2]>)>,
+    /// Pairs that touch in this tick, with when, in the order of `pairs`.
+    results: Vec<(u32, u32, Intervals)>,
+    /// Each parallel chunk's share of `results`.
+    chunks: Vec<Vec<(u32, u32, Intervals)>>,
+    /// Events to trigger on observed entities.
+    targets: Vec<CollisionEvent>,
     kinds: Vec<(CollisionKind, f32)>,
     events: Vec<CollisionEvent>,
 }
@@ -282,6 +287,7 @@ fn problem(
 /// Collects every collider's motion in this tick and the pairs whose swept bounds overlap.
 pub(crate) fn broad_phase(
     time: Res<Time>,
+    settings: Res<SweepSettings>,
     mut state: ResMut<TickState>,
     mut skipped: ResMut<SkippedColliders>,
     mut stats: ResMut<SweepStats>,
@@ -292,6 +298,7 @@ pub(crate) fn broad_phase(
         &CollisionLayers,
         Option<&Velocity>,
         Option<&AngularVelocity>,
+        Option<(&Transform, Option<&ChildOf>)>,
     )>,
     transforms: Query<(&Transform, Option<&ChildOf>)>,
 ) {
@@ -301,8 +308,8 @@ pub(crate) fn broad_phase(
     state.tick += 1;
     state.duration = time.delta_secs();
     state.bodies.clear();
-    for (entity, collider, mut swept, layers, velocity, angular) in &mut colliders {
-        let world = world_transform(entity, &transforms);
+    for (entity, collider, mut swept, layers, velocity, angular, transform) in &mut colliders {
+        let world = transform.and_then(|(t, parent)| world_transform_from(t, parent, &transforms));
         let end = match problem(collider, world, velocity, angular) {
             Ok(shape) => shape,
             Err(reason) => {
@@ -338,15 +345,18 @@ pub(crate) fn broad_phase(
     skipped.reasons.retain(|&e, _| colliders.contains(e));
     state.bodies.sort_unstable_by_key(|b| b.entity);
     state.bounds.clear();
-    state.layers.clear();
-    for body in &state.bodies {
-        state.bounds.push(inflate(body.path.swept_bounds()));
-        state.layers.push(body.layers);
-    }
-    overlapping_pairs(
+    state
+        .bounds
+        .extend(state.bodies.iter().map(|b| inflate(b.path.swept_bounds())));
+    state.broad.set_method(settings.broad_phase);
+    let bodies = &state.bodies;
+    state.broad.find_pairs(
         &state.bounds,
-        &state.layers,
-        &mut state.order,
+        |i, j| {
+            bodies[i as usize]
+                .layers
+                .interacts_with(&bodies[j as usize].layers)
+        },
         &mut state.pairs,
     );
     *stats = SweepStats {
@@ -368,29 +378,35 @@ pub(crate) fn narrow_phase(
     let began = Instant::now();
     let state = &mut *state;
     let bodies = &state.bodies;
-    let solve = |pairs: &[(u32, u32)]| -> Vec<(u32, u32, Vec<[f32; 2]>)> {
-        pairs
-            .iter()
-            .filter_map(|&(i, j)| {
-                let intervals =
-                    contact_intervals(&bodies[i as usize].path, &bodies[j as usize].path);
-                (!intervals.is_empty()).then_some((i, j, intervals))
-            })
-            .collect()
+    let solve = |pairs: &[(u32, u32)], out: &mut Vec<(u32, u32, Intervals)>| {
+        out.clear();
+        out.extend(pairs.iter().filter_map(|&(i, j)| {
+            let intervals = contact_intervals(&bodies[i as usize].path, &bodies[j as usize].path);
+            (!intervals.is_empty()).then_some((i, j, intervals))
+        }));
     };
     const CHUNK: usize = 512;
-    state.results = match ComputeTaskPool::try_get() {
+    match ComputeTaskPool::try_get() {
         Some(pool) if settings.parallel && pool.thread_num() > 1 && state.pairs.len() > CHUNK => {
-            stats.parallel_chunks = state.pairs.len().div_ceil(CHUNK);
-            state
-                .pairs
-                .par_chunk_map(pool, CHUNK, |_, chunk| solve(chunk))
-                .into_iter()
-                .flatten()
-                .collect()
+            // Each chunk fills its own buffer (kept between ticks); the buffers are joined in
+            // chunk order, so the result does not depend on the number of threads.
+            let count = state.pairs.len().div_ceil(CHUNK);
+            if state.chunks.len() < count {
+                state.chunks.resize_with(count, Vec::new);
+            }
+            stats.parallel_chunks = count;
+            pool.scope(|scope| {
+                for (pairs, out) in state.pairs.chunks(CHUNK).zip(&mut state.chunks) {
+                    scope.spawn(async move { solve(pairs, out) });
+                }
+            });
+            state.results.clear();
+            for out in &state.chunks[..count] {
+                state.results.extend_from_slice(out);
+            }
         }
-        _ => solve(&state.pairs),
-    };
+        _ => solve(&state.pairs, &mut state.results),
+    }
     stats.touching_pairs = state.results.len();
     stats.narrow_phase_time = began.elapsed();
 }
@@ -498,7 +514,7 @@ pub(crate) fn report(world: &mut World) {
         state.events.sort_unstable_by(CollisionEvent::order);
         if !state.events.is_empty() {
             world.write_message_batch(state.events.iter().copied());
-            trigger_observers(world, &state.events);
+            trigger_observers(world, &state.events, &mut state.targets);
         }
         let mut stats = world.resource_mut::<SweepStats>();
         stats.events = state.events.len();
@@ -514,7 +530,11 @@ pub(crate) fn report(world: &mut World) {
 /// Triggers each event on both of its entities, skipping the work when nothing observes
 /// [`CollisionEvent`], and triggering only on observed entities when only entity observers
 /// exist.
-fn trigger_observers(world: &mut World, events: &[CollisionEvent]) {
+fn trigger_observers(
+    world: &mut World,
+    events: &[CollisionEvent],
+    targets: &mut Vec<CollisionEvent>,
+) {
     let Some(key) = world.event_key::<CollisionEvent>() else {
         return;
     };
@@ -527,12 +547,14 @@ fn trigger_observers(world: &mut World, events: &[CollisionEvent]) {
     if !everyone && watched.is_empty() {
         return;
     }
-    let targets: Vec<CollisionEvent> = events
-        .iter()
-        .flat_map(|e| [*e, e.flipped()])
-        .filter(|e| everyone || watched.contains_key(&e.entity))
-        .collect();
-    for e in targets {
+    targets.clear();
+    targets.extend(
+        events
+            .iter()
+            .flat_map(|e| [*e, e.flipped()])
+            .filter(|e| everyone || watched.contains_key(&e.entity)),
+    );
+    for &e in targets.iter() {
         if world.get_entity(e.entity).is_ok() {
             world.trigger(e);
         }

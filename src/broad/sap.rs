@@ -1,0 +1,90 @@
+//! Sort and sweep on the axis along which the box centres spread most.
+
+use super::{overlap, usable};
+use bevy_math::bounding::Aabb2d;
+
+#[derive(Debug, Default)]
+pub(super) struct SortAndSweep {
+    /// The lower edge as an order-preserving integer in the high half, the index in the low.
+    keys: Vec<u64>,
+}
+
+/// An integer with the order of the float (`-0.0` just below `0.0`).
+pub(super) fn order_key(x: f32) -> u32 {
+    let bits = x.to_bits();
+    if bits & 0x8000_0000 == 0 {
+        bits | 0x8000_0000
+    } else {
+        !bits
+    }
+}
+
+impl SortAndSweep {
+    pub(super) fn find_pairs(
+        &mut self,
+        bounds: &[Aabb2d],
+        filter: &impl Fn(u32, u32) -> bool,
+        pairs: &mut Vec<(u32, u32)>,
+    ) {
+        // The variance of the centres on each axis, in f64 so large scenes do not cancel.
+        let (mut n, mut sum, mut squares) = (0.0f64, [0.0f64; 2], [0.0f64; 2]);
+        for b in bounds.iter().filter(|b| usable(b)) {
+            let c = (b.min + b.max) * 0.5;
+            for (axis, v) in [f64::from(c.x), f64::from(c.y)].into_iter().enumerate() {
+                sum[axis] += v;
+                squares[axis] += v * v;
+            }
+            n += 1.0;
+        }
+        let variance = |axis: usize| squares[axis] - sum[axis] * sum[axis] / n.max(1.0);
+        let axis = usize::from(variance(1) > variance(0));
+        self.keys.clear();
+        self.keys.extend(
+            bounds
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| usable(b))
+                .map(|(i, b)| (u64::from(order_key(b.min[axis])) << 32) | i as u64),
+        );
+        self.keys.sort_unstable();
+        for (k, &key) in self.keys.iter().enumerate() {
+            let i = key as u32;
+            let a = &bounds[i as usize];
+            let end = a.max[axis];
+            for &other in &self.keys[k + 1..] {
+                let j = other as u32;
+                let b = &bounds[j as usize];
+                if b.min[axis] > end {
+                    break;
+                }
+                if overlap(a, b) && filter(i.min(j), i.max(j)) {
+                    pairs.push((i.min(j), i.max(j)));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::order_key;
+
+    #[test]
+    fn order_key_keeps_the_order_of_floats() {
+        let values = [
+            f32::NEG_INFINITY,
+            -1e30,
+            -2.5,
+            -f32::MIN_POSITIVE,
+            -0.0,
+            0.0,
+            f32::MIN_POSITIVE,
+            1.0,
+            3e20,
+            f32::INFINITY,
+        ];
+        for pair in values.windows(2) {
+            assert!(order_key(pair[0]) < order_key(pair[1]), "{pair:?}");
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! Sort and sweep in horizontal strips: the plane is cut into rows about two median boxes
+//! tall, each box goes into the rows it spans, and each row is sorted and swept on x.
+//!
+//! A row holds only the boxes near one height, so the sweep compares a box with its true
+//! neighbours instead of with everything that shares its x-range, and everything a row needs
+//! sits together in memory. Rows are filled by a counting sort (linear); sorting within a
+//! row costs `O(k log k)` for `k` boxes per row. A pair is reported only from the row holding
+//! the higher of the two boxes' lower edges, so it is reported once.
+
+use super::sap::order_key;
+use super::{overlap, usable};
+use bevy_math::bounding::Aabb2d;
+
+/// A box in a row: its bounds copied so a row's sweep reads contiguous memory.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    bounds: Aabb2d,
+    index: u32,
+}
+
+/// Entries may be at most this many times the boxes; beyond it the rows grow taller.
+const MAX_ENTRIES_PER_BOX: usize = 6;
+
+#[derive(Debug, Default)]
+pub(super) struct Strips {
+    extents: Vec<f32>,
+    /// Where each row starts in `entries` (one more element than rows).
+    starts: Vec<u32>,
+    entries: Vec<Entry>,
+    /// One row's sort keys: the lower x edge as an ordered integer, and the entry.
+    keys: Vec<u64>,
+}
+
+/// The rows: the first row's lower edge, their height, their number.
+#[derive(Clone, Copy, Debug)]
+struct Rows {
+    bottom: f64,
+    /// One over the rows' height.
+    scale: f64,
+    count: usize,
+}
+
+impl Rows {
+    /// The row of height `y` (monotonic; clamped to the rows there are).
+    #[inline]
+    fn of(&self, y: f32) -> usize {
+        // `y` is at least `bottom`, so truncation is the floor; the cast saturates.
+        (((f64::from(y) - self.bottom) * self.scale) as usize).min(self.count - 1)
+    }
+}
+
+impl Strips {
+    pub(super) fn find_pairs(
+        &mut self,
+        bounds: &[Aabb2d],
+        filter: &impl Fn(u32, u32) -> bool,
+        pairs: &mut Vec<(u32, u32)>,
+    ) {
+        let Some(rows) = self.rows(bounds) else {
+            return;
+        };
+        // Counting sort into rows.
+        self.starts.clear();
+        self.starts.resize(rows.count + 1, 0);
+        for b in bounds.iter().filter(|b| usable(b)) {
+            for r in rows.of(b.min.y)..=rows.of(b.max.y) {
+                self.starts[r + 1] += 1;
+            }
+        }
+        for r in 0..rows.count {
+            self.starts[r + 1] += self.starts[r];
+        }
+        let total = self.starts[rows.count] as usize;
+        self.entries.clear();
+        self.entries.resize(
+            total,
+            Entry {
+                bounds: Aabb2d {
+                    min: bevy_math::Vec2::ZERO,
+                    max: bevy_math::Vec2::ZERO,
+                },
+                index: 0,
+            },
+        );
+        // `starts[r]` now advances through row `r`; it is restored below.
+        for (i, b) in bounds.iter().enumerate().filter(|(_, b)| usable(b)) {
+            for r in rows.of(b.min.y)..=rows.of(b.max.y) {
+                self.entries[self.starts[r] as usize] = Entry {
+                    bounds: *b,
+                    index: i as u32,
+                };
+                self.starts[r] += 1;
+            }
+        }
+        for r in (1..=rows.count).rev() {
+            self.starts[r] = self.starts[r - 1];
+        }
+        self.starts[0] = 0;
+        // Sort each row by lower x edge (as integer keys, the fastest sort there is), then
+        // sweep it.
+        for r in 0..rows.count {
+            let row = &self.entries[self.starts[r] as usize..self.starts[r + 1] as usize];
+            self.keys.clear();
+            self.keys.extend(
+                row.iter()
+                    .enumerate()
+                    .map(|(k, e)| (u64::from(order_key(e.bounds.min.x)) << 32) | k as u64),
+            );
+            self.keys.sort_unstable();
+            for (k, &ka) in self.keys.iter().enumerate() {
+                let a = &row[ka as u32 as usize];
+                for &kb in &self.keys[k + 1..] {
+                    let b = &row[kb as u32 as usize];
+                    if b.bounds.min.x > a.bounds.max.x {
+                        break;
+                    }
+                    if overlap(&a.bounds, &b.bounds)
+                        && rows.of(a.bounds.min.y.max(b.bounds.min.y)) == r
+                    {
+                        let (i, j) = (a.index.min(b.index), a.index.max(b.index));
+                        if filter(i, j) {
+                            pairs.push((i, j));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rows about two median boxes tall, made taller if the boxes would need more than
+    /// [`MAX_ENTRIES_PER_BOX`] entries each. `None` if no box is usable.
+    fn rows(&mut self, bounds: &[Aabb2d]) -> Option<Rows> {
+        self.extents.clear();
+        let (mut bottom, mut top) = (f32::INFINITY, f32::NEG_INFINITY);
+        for b in bounds.iter().filter(|b| usable(b)) {
+            let size = b.max - b.min;
+            self.extents.push(size.x.max(size.y));
+            bottom = bottom.min(b.min.y);
+            top = top.max(b.max.y);
+        }
+        let n = self.extents.len();
+        if n == 0 {
+            return None;
+        }
+        let median = f64::from(*self.extents.select_nth_unstable_by(n / 2, f32::total_cmp).1);
+        let span = f64::from(top) - f64::from(bottom);
+        // Mostly points: a row per `sqrt(n)` boxes instead.
+        let mut height = (2.0 * median).max(span / (n as f64).sqrt());
+        if !height.is_normal() {
+            height = 1.0;
+        }
+        loop {
+            let count = ((span / height).floor() as usize).clamp(0, 4 * n) + 1;
+            let rows = Rows {
+                bottom: f64::from(bottom),
+                scale: 1.0 / height,
+                count,
+            };
+            let entries: usize = bounds
+                .iter()
+                .filter(|b| usable(b))
+                .map(|b| rows.of(b.max.y) - rows.of(b.min.y) + 1)
+                .sum();
+            if entries <= MAX_ENTRIES_PER_BOX * n || count == 1 {
+                return Some(rows);
+            }
+            height *= 2.0;
+        }
+    }
+}

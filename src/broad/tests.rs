@@ -1,0 +1,205 @@
+//! Every method against all pairs by brute force, on scenes chosen to break each of them.
+
+use super::*;
+use bevy_math::Vec2;
+
+const METHODS: [BroadPhaseMethod; 4] = [
+    BroadPhaseMethod::SortAndSweep,
+    BroadPhaseMethod::Strips,
+    BroadPhaseMethod::Grid,
+    BroadPhaseMethod::Bvh,
+];
+
+/// A small deterministic generator (the tests need no dependency for this).
+struct Lcg(u64);
+
+impl Lcg {
+    fn unit(&mut self) -> f32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn range(&mut self, low: f32, high: f32) -> f32 {
+        low + (high - low) * self.unit()
+    }
+}
+
+fn brute_force(bounds: &[Aabb2d], filter: impl Fn(u32, u32) -> bool) -> Vec<(u32, u32)> {
+    let mut pairs = Vec::new();
+    for i in 0..bounds.len() {
+        for j in i + 1..bounds.len() {
+            let (a, b) = (&bounds[i], &bounds[j]);
+            if usable(a) && usable(b) && overlap(a, b) && filter(i as u32, j as u32) {
+                pairs.push((i as u32, j as u32));
+            }
+        }
+    }
+    pairs
+}
+
+fn check(name: &str, bounds: &[Aabb2d]) {
+    let filter = |i: u32, j: u32| !(i + 2 * j).is_multiple_of(11);
+    let expected = brute_force(bounds, filter);
+    for method in METHODS {
+        let mut broad = BroadPhase::new(method);
+        let mut pairs = vec![(7, 7)]; // replaced, not appended to
+        // Twice: the second call reuses the first call's buffers.
+        for _ in 0..2 {
+            broad.find_pairs(bounds, filter, &mut pairs);
+            let mut sorted = pairs.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted.len(), pairs.len());
+            sorted.dedup();
+            assert_eq!(
+                sorted.len(),
+                pairs.len(),
+                "{name}: {method:?} repeats a pair"
+            );
+            assert!(pairs.iter().all(|&(i, j)| i < j), "{name}: {method:?}");
+            assert_eq!(sorted, expected, "{name}: {method:?}");
+        }
+    }
+}
+
+fn boxed(center: Vec2, half: Vec2) -> Aabb2d {
+    Aabb2d::new(center, half)
+}
+
+#[test]
+fn uniform_scene() {
+    let mut r = Lcg(1);
+    let bounds: Vec<_> = (0..2000)
+        .map(|_| {
+            let c = Vec2::new(r.range(-300.0, 300.0), r.range(-300.0, 300.0));
+            boxed(c, Vec2::new(r.range(0.0, 6.0), r.range(0.0, 6.0)))
+        })
+        .collect();
+    check("uniform", &bounds);
+}
+
+#[test]
+fn integer_grid_with_touching_edges() {
+    let mut r = Lcg(2);
+    let bounds: Vec<_> = (0..600)
+        .map(|_| {
+            let min = Vec2::new((r.unit() * 40.0).floor(), (r.unit() * 40.0).floor());
+            let size = Vec2::new((r.unit() * 6.0).floor(), (r.unit() * 6.0).floor());
+            Aabb2d {
+                min,
+                max: min + size,
+            }
+        })
+        .collect();
+    check("touching", &bounds);
+}
+
+#[test]
+fn everything_in_one_corner_and_a_few_far_away() {
+    let mut r = Lcg(3);
+    let mut bounds: Vec<_> = (0..1500)
+        .map(|_| {
+            let c = Vec2::new(r.range(0.0, 20.0), r.range(0.0, 20.0));
+            boxed(c, Vec2::splat(r.range(0.1, 1.0)))
+        })
+        .collect();
+    bounds.push(boxed(Vec2::new(1e6, -1e6), Vec2::ONE));
+    bounds.push(boxed(Vec2::new(-1e7, 3e5), Vec2::splat(2e5)));
+    check("corner", &bounds);
+}
+
+#[test]
+fn a_few_huge_boxes_among_small_ones() {
+    let mut r = Lcg(4);
+    let mut bounds: Vec<_> = (0..1500)
+        .map(|_| {
+            let c = Vec2::new(r.range(-500.0, 500.0), r.range(-500.0, 500.0));
+            boxed(c, Vec2::splat(r.range(0.5, 3.0)))
+        })
+        .collect();
+    for k in 0..5 {
+        let c = Vec2::new(r.range(-500.0, 500.0), r.range(-500.0, 500.0));
+        bounds.insert(k * 300, boxed(c, Vec2::splat(r.range(50.0, 400.0))));
+    }
+    check("huge", &bounds);
+}
+
+#[test]
+fn long_thin_segments_in_one_column() {
+    let mut r = Lcg(5);
+    let bounds: Vec<_> = (0..1500)
+        .map(|k| {
+            let c = Vec2::new(r.range(-5.0, 5.0), r.range(-800.0, 800.0));
+            if k % 3 == 0 {
+                // Long and flat: every one of them shares the column's x-range.
+                boxed(c, Vec2::new(r.range(50.0, 200.0), 0.0))
+            } else {
+                boxed(c, Vec2::new(0.0, r.range(0.0, 4.0)))
+            }
+        })
+        .collect();
+    check("column", &bounds);
+}
+
+#[test]
+fn points_duplicates_and_bad_boxes() {
+    let mut r = Lcg(6);
+    let mut bounds: Vec<_> = (0..800)
+        .map(|_| {
+            // Zero-size boxes on a coarse lattice: many share a position.
+            let c = Vec2::new((r.unit() * 20.0).floor(), (r.unit() * 20.0).floor());
+            boxed(c, Vec2::ZERO)
+        })
+        .collect();
+    bounds.extend([boxed(Vec2::new(3.0, 3.0), Vec2::ONE); 5]);
+    bounds.push(Aabb2d {
+        min: Vec2::new(f32::NAN, 0.0),
+        max: Vec2::ONE,
+    });
+    bounds.push(Aabb2d {
+        min: Vec2::ZERO,
+        max: Vec2::new(f32::INFINITY, 1.0),
+    });
+    bounds.push(Aabb2d {
+        min: Vec2::new(5.0, 5.0),
+        max: Vec2::new(4.0, 6.0), // inside out
+    });
+    bounds.push(Aabb2d {
+        min: Vec2::splat(-3e38),
+        max: Vec2::splat(3e38), // finite, but its size is not
+    });
+    bounds.push(boxed(Vec2::new(1e30, -1e30), Vec2::splat(1e-30)));
+    bounds.push(boxed(Vec2::new(1e30, -1e30), Vec2::splat(1e-30)));
+    check("points", &bounds);
+}
+
+#[test]
+fn empty_and_single() {
+    check("empty", &[]);
+    check("one", &[boxed(Vec2::ZERO, Vec2::ONE)]);
+    check(
+        "two",
+        &[
+            boxed(Vec2::ZERO, Vec2::ONE),
+            boxed(Vec2::new(2.0, 2.0), Vec2::ONE),
+        ],
+    );
+}
+
+#[test]
+fn random_scenes_of_mixed_scales() {
+    for seed in 0..40 {
+        let mut r = Lcg(100 + seed);
+        let n = 1 + (r.unit() * 300.0) as usize;
+        let scale = 10f32.powf(r.range(-3.0, 4.0));
+        let bounds: Vec<_> = (0..n)
+            .map(|_| {
+                let c = Vec2::new(r.range(-100.0, 100.0), r.range(-100.0, 100.0)) * scale;
+                let half = Vec2::new(r.unit().powi(4), r.unit().powi(4)) * 60.0 * scale;
+                boxed(c, half)
+            })
+            .collect();
+        check(&format!("seed {seed}"), &bounds);
+    }
+}
