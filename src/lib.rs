@@ -27,6 +27,12 @@ pub mod events {
     };
 }
 
+/// Spatial queries: [`SweepQuery`](query::SweepQuery).
+#[cfg(feature = "plugin")]
+pub mod query {
+    pub use crate::plugin::{QueryFilter, RayHit, SweepQuery};
+}
+
 /// Everything a game needs: `use bevy_sweep::prelude::*;`.
 #[cfg(feature = "plugin")]
 pub mod prelude {
@@ -34,6 +40,7 @@ pub mod prelude {
     #[cfg(feature = "debug-draw")]
     pub use crate::debug::{SweepDebugPlugin, SweepDebugSettings};
     pub use crate::events::*;
+    pub use crate::query::*;
     pub use crate::{SweepDiagnosticsPlugin, SweepPlugin, SweepSettings, SweepSystems};
 }
 

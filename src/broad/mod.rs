@@ -33,6 +33,7 @@ mod sap;
 mod strips;
 
 use bevy_math::bounding::Aabb2d;
+use core::ops::ControlFlow;
 
 /// How [`BroadPhase`] finds overlapping boxes. See the [module docs](self).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -115,6 +116,117 @@ impl BroadPhase {
             BroadPhaseMethod::Grid => self.grid.find_pairs(bounds, &filter, pairs),
             BroadPhaseMethod::Bvh => self.bvh.find_pairs(bounds, &filter, pairs),
         }
+        // The queries below always use the strips; the default method builds them anyway.
+        if self.method != BroadPhaseMethod::Strips {
+            self.strips.build(bounds);
+        }
+    }
+
+    /// Calls `found` once with the index of every box of the last
+    /// [`find_pairs`](Self::find_pairs) that overlaps `query`.
+    ///
+    /// ```
+    /// use bevy_math::{Vec2, bounding::Aabb2d};
+    /// use bevy_sweep::broad::BroadPhase;
+    ///
+    /// let boxes = [
+    ///     Aabb2d::new(Vec2::new(0.0, 0.0), Vec2::splat(1.0)),
+    ///     Aabb2d::new(Vec2::new(5.0, 5.0), Vec2::splat(1.0)),
+    /// ];
+    /// let mut broad = BroadPhase::default();
+    /// broad.find_pairs(&boxes, |_, _| true, &mut Vec::new());
+    /// let mut found = Vec::new();
+    /// broad.query(&Aabb2d::new(Vec2::new(4.0, 4.0), Vec2::splat(0.5)), |i| found.push(i));
+    /// assert_eq!(found, [1]);
+    /// ```
+    pub fn query(&self, query: &Aabb2d, mut found: impl FnMut(u32)) {
+        if !usable(query) {
+            return;
+        }
+        let (Some(low), Some(high)) = (
+            self.strips.row_of(query.min.y),
+            self.strips.row_of(query.max.y),
+        ) else {
+            return;
+        };
+        for row in low..=high {
+            self.strips.query_row(query, row, true, &mut found);
+        }
+    }
+
+    /// Calls `found(index, t)` with every box of the last [`find_pairs`](Self::find_pairs)
+    /// that may touch the segment from `a` to `b`, visiting the plane in order from `a`:
+    /// `t` (in `[0, 1]`, from `a` to `b`) is where the segment enters the part of the plane
+    /// being visited: every box that touches the segment before `t` has been found already.
+    /// A box may be found more than once. Return [`ControlFlow::Break`] to stop (for a first hit: once the
+    /// best hit so far comes before `t`).
+    pub fn query_segment(
+        &self,
+        a: bevy_math::Vec2,
+        b: bevy_math::Vec2,
+        mut found: impl FnMut(u32, f32) -> ControlFlow<()>,
+    ) {
+        let Some((bottom, height, count)) = self.strips.layout() else {
+            return;
+        };
+        if !(a.is_finite() && b.is_finite()) {
+            return;
+        }
+        let (Some(first), Some(last)) = (self.strips.row_of(a.y), self.strips.row_of(b.y)) else {
+            return;
+        };
+        let dy = f64::from(b.y) - f64::from(a.y);
+        // Where the segment is at height `y`, as a fraction of the way from `a` to `b`.
+        let t_at = |y: f64| (y - f64::from(a.y)) / dy;
+        let rows: &mut dyn Iterator<Item = usize> = if first <= last {
+            &mut (first..=last)
+        } else {
+            &mut (last..=first).rev()
+        };
+        for row in rows {
+            // The part of the segment within this row's band of heights.
+            let (mut t0, mut t1) = (0.0f64, 1.0f64);
+            if dy != 0.0 {
+                let low = if row == 0 {
+                    f64::NEG_INFINITY
+                } else {
+                    bottom + row as f64 * height
+                };
+                let high = if row + 1 == count {
+                    f64::INFINITY
+                } else {
+                    bottom + (row + 1) as f64 * height
+                };
+                let (ta, tb) = (t_at(low), t_at(high));
+                t0 = ta.min(tb).max(0.0);
+                t1 = ta.max(tb).min(1.0);
+            }
+            let at = |t: f64| a + (b - a) * t as f32;
+            let piece = inflated(Aabb2d {
+                min: at(t0).min(at(t1)),
+                max: at(t0).max(at(t1)),
+            });
+            let mut stop = false;
+            self.strips.query_row(&piece, row, false, &mut |i| {
+                if !stop && found(i, t0 as f32).is_break() {
+                    stop = true;
+                }
+            });
+            if stop {
+                return;
+            }
+        }
+    }
+}
+
+/// The box grown by a relative `2^-20` of its coordinates (and a tiny absolute amount), so
+/// that rounding in computing it cannot separate it from a box it touches.
+fn inflated(b: Aabb2d) -> Aabb2d {
+    const GROW: f32 = 1.0 / (1 << 20) as f32;
+    let pad = |v: bevy_math::Vec2| v.abs() * GROW + bevy_math::Vec2::splat(f32::MIN_POSITIVE);
+    Aabb2d {
+        min: b.min - pad(b.min),
+        max: b.max + pad(b.max),
     }
 }
 

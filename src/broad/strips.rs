@@ -27,6 +27,11 @@ pub(super) struct Strips {
     /// Where each row starts in `entries` (one more element than rows).
     starts: Vec<u32>,
     entries: Vec<Entry>,
+    /// The entries, each row sorted by lower x edge.
+    sorted: Vec<Entry>,
+    /// The widest box of each row.
+    widths: Vec<f32>,
+    layout: Option<Rows>,
     /// One row's sort keys: the lower x edge as an ordered integer, and the entry.
     keys: Vec<u64>,
 }
@@ -56,7 +61,36 @@ impl Strips {
         filter: &impl Fn(u32, u32) -> bool,
         pairs: &mut Vec<(u32, u32)>,
     ) {
-        let Some(rows) = self.rows(bounds) else {
+        self.build(bounds);
+        let Some(rows) = self.layout else {
+            return;
+        };
+        for r in 0..rows.count {
+            let row = &self.sorted[self.starts[r] as usize..self.starts[r + 1] as usize];
+            for (k, a) in row.iter().enumerate() {
+                for b in &row[k + 1..] {
+                    if b.bounds.min.x > a.bounds.max.x {
+                        break;
+                    }
+                    if overlap(&a.bounds, &b.bounds)
+                        && rows.of(a.bounds.min.y.max(b.bounds.min.y)) == r
+                    {
+                        let (i, j) = (a.index.min(b.index), a.index.max(b.index));
+                        if filter(i, j) {
+                            pairs.push((i, j));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Fills the rows: each sorted by lower x edge, with the widest box of each.
+    pub(super) fn build(&mut self, bounds: &[Aabb2d]) {
+        self.layout = self.rows(bounds);
+        self.sorted.clear();
+        self.widths.clear();
+        let Some(rows) = self.layout else {
             return;
         };
         // Counting sort into rows.
@@ -71,17 +105,15 @@ impl Strips {
             self.starts[r + 1] += self.starts[r];
         }
         let total = self.starts[rows.count] as usize;
-        self.entries.clear();
-        self.entries.resize(
-            total,
-            Entry {
-                bounds: Aabb2d {
-                    min: bevy_math::Vec2::ZERO,
-                    max: bevy_math::Vec2::ZERO,
-                },
-                index: 0,
+        let blank = Entry {
+            bounds: Aabb2d {
+                min: bevy_math::Vec2::ZERO,
+                max: bevy_math::Vec2::ZERO,
             },
-        );
+            index: 0,
+        };
+        self.entries.clear();
+        self.entries.resize(total, blank);
         // `starts[r]` now advances through row `r`; it is restored below.
         for (i, b) in bounds.iter().enumerate().filter(|(_, b)| usable(b)) {
             for r in rows.of(b.min.y)..=rows.of(b.max.y) {
@@ -96,8 +128,7 @@ impl Strips {
             self.starts[r] = self.starts[r - 1];
         }
         self.starts[0] = 0;
-        // Sort each row by lower x edge (as integer keys, the fastest sort there is), then
-        // sweep it.
+        // Sort each row by lower x edge (as integer keys, the fastest sort there is).
         for r in 0..rows.count {
             let row = &self.entries[self.starts[r] as usize..self.starts[r + 1] as usize];
             self.keys.clear();
@@ -107,22 +138,56 @@ impl Strips {
                     .map(|(k, e)| (u64::from(order_key(e.bounds.min.x)) << 32) | k as u64),
             );
             self.keys.sort_unstable();
-            for (k, &ka) in self.keys.iter().enumerate() {
-                let a = &row[ka as u32 as usize];
-                for &kb in &self.keys[k + 1..] {
-                    let b = &row[kb as u32 as usize];
-                    if b.bounds.min.x > a.bounds.max.x {
-                        break;
-                    }
-                    if overlap(&a.bounds, &b.bounds)
-                        && rows.of(a.bounds.min.y.max(b.bounds.min.y)) == r
-                    {
-                        let (i, j) = (a.index.min(b.index), a.index.max(b.index));
-                        if filter(i, j) {
-                            pairs.push((i, j));
-                        }
-                    }
-                }
+            self.sorted
+                .extend(self.keys.iter().map(|&k| row[k as u32 as usize]));
+            self.widths.push(
+                row.iter()
+                    .map(|e| e.bounds.max.x - e.bounds.min.x)
+                    .fold(0.0, f32::max),
+            );
+        }
+    }
+
+    /// The rows of the last [`build`](Self::build): `(bottom, height, count)`, or `None` if
+    /// no box was usable. Row `r` covers heights `[bottom + r·height, bottom + (r+1)·height)`,
+    /// the first row also everything below and the last everything above.
+    pub(super) fn layout(&self) -> Option<(f64, f64, usize)> {
+        self.layout.map(|r| (r.bottom, 1.0 / r.scale, r.count))
+    }
+
+    /// The row of height `y`.
+    pub(super) fn row_of(&self, y: f32) -> Option<usize> {
+        self.layout.map(|rows| rows.of(y))
+    }
+
+    /// Calls `found` with every box of row `row` that overlaps `query`; with `once`, only if
+    /// the row holds the higher of the two lower edges (so that a query spanning several rows
+    /// finds each box once).
+    pub(super) fn query_row(
+        &self,
+        query: &Aabb2d,
+        row: usize,
+        once: bool,
+        found: &mut impl FnMut(u32),
+    ) {
+        let Some(rows) = self.layout else {
+            return;
+        };
+        if row >= rows.count {
+            return;
+        }
+        let entries = &self.sorted[self.starts[row] as usize..self.starts[row + 1] as usize];
+        // Boxes that start further left than the widest box of the row cannot reach it.
+        let reach = query.min.x - self.widths[row];
+        let first = entries.partition_point(|e| e.bounds.min.x < reach);
+        for e in &entries[first..] {
+            if e.bounds.min.x > query.max.x {
+                break;
+            }
+            if overlap(&e.bounds, query)
+                && (!once || rows.of(e.bounds.min.y.max(query.min.y)) == row)
+            {
+                found(e.index);
             }
         }
     }

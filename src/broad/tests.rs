@@ -2,6 +2,7 @@
 
 use super::*;
 use bevy_math::Vec2;
+use core::ops::ControlFlow;
 
 const METHODS: [BroadPhaseMethod; 4] = [
     BroadPhaseMethod::SortAndSweep,
@@ -201,5 +202,90 @@ fn random_scenes_of_mixed_scales() {
             })
             .collect();
         check(&format!("seed {seed}"), &bounds);
+    }
+}
+
+/// Where the segment `a b` first meets the closed box, as a fraction of the way (slab test in
+/// `f64`), if it does.
+fn segment_box(a: Vec2, b: Vec2, bx: &Aabb2d) -> Option<f64> {
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for axis in 0..2 {
+        let (p, d) = (f64::from(a[axis]), f64::from(b[axis]) - f64::from(a[axis]));
+        let (lo, hi) = (f64::from(bx.min[axis]), f64::from(bx.max[axis]));
+        if d == 0.0 {
+            if p < lo || p > hi {
+                return None;
+            }
+        } else {
+            let (ta, tb) = ((lo - p) / d, (hi - p) / d);
+            t0 = t0.max(ta.min(tb));
+            t1 = t1.min(ta.max(tb));
+        }
+    }
+    (t0 <= t1).then_some(t0)
+}
+
+#[test]
+fn box_and_segment_queries_find_what_brute_force_finds() {
+    let mut r = Lcg(77);
+    let mut bounds: Vec<_> = (0..1500)
+        .map(|k| {
+            let c = Vec2::new(r.range(-400.0, 400.0), r.range(-400.0, 400.0));
+            let half = if k % 100 == 0 {
+                Vec2::splat(r.range(30.0, 120.0))
+            } else {
+                Vec2::new(r.range(0.0, 5.0), r.range(0.0, 5.0))
+            };
+            boxed(c, half)
+        })
+        .collect();
+    bounds.push(Aabb2d {
+        min: Vec2::new(f32::NAN, 0.0),
+        max: Vec2::ONE,
+    });
+    for method in METHODS {
+        let mut broad = BroadPhase::new(method);
+        broad.find_pairs(&bounds, |_, _| true, &mut Vec::new());
+        for _ in 0..300 {
+            let c = Vec2::new(r.range(-500.0, 500.0), r.range(-500.0, 500.0));
+            let query = boxed(c, Vec2::new(r.range(0.0, 60.0), r.range(0.0, 60.0)));
+            let mut found = Vec::new();
+            broad.query(&query, |i| found.push(i));
+            found.sort_unstable();
+            let expected: Vec<u32> = (0..bounds.len() as u32)
+                .filter(|&i| usable(&bounds[i as usize]) && overlap(&bounds[i as usize], &query))
+                .collect();
+            assert_eq!(found, expected, "{method:?} {query:?}");
+
+            // A segment: every box it meets is found, never after the segment has met it.
+            let a = Vec2::new(r.range(-500.0, 500.0), r.range(-500.0, 500.0));
+            let b = match r.unit() {
+                x if x < 0.2 => Vec2::new(r.range(-500.0, 500.0), a.y), // horizontal
+                x if x < 0.3 => Vec2::new(a.x, r.range(-500.0, 500.0)), // vertical
+                x if x < 0.35 => a,                                     // a point
+                _ => Vec2::new(r.range(-500.0, 500.0), r.range(-500.0, 500.0)),
+            };
+            let mut seen = Vec::new();
+            broad.query_segment(a, b, |i, t| {
+                let hit = segment_box(a, b, &bounds[i as usize]);
+                if let Some(first) = hit
+                    && !seen.contains(&i)
+                {
+                    // Rows are visited in order along the segment: a box found for the first
+                    // time is not met before the row is entered (allowing rounding).
+                    assert!(first + 1e-4 >= f64::from(t), "{first} < {t}");
+                }
+                seen.push(i);
+                ControlFlow::Continue(())
+            });
+            for (i, bx) in bounds.iter().enumerate() {
+                if usable(bx) && segment_box(a, b, bx).is_some() {
+                    assert!(
+                        seen.contains(&(i as u32)),
+                        "{method:?}: {a} {b} misses {bx:?}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -4,11 +4,13 @@ mod broad;
 mod components;
 mod diagnostics;
 mod events;
+mod query;
 mod systems;
 
 pub use components::{AngularVelocity, Collider, CollisionLayers, SweptPath, Teleport, Velocity};
 pub use diagnostics::SweepDiagnosticsPlugin;
 pub use events::{CollisionEvent, CollisionKind};
+pub use query::{QueryFilter, RayHit, SweepQuery};
 pub use systems::{Contact, Contacts, SkippedColliders, SweepStats};
 
 use crate::broad::BroadPhaseMethod;

@@ -183,16 +183,18 @@ pub(crate) struct Body {
     pub(crate) layers: CollisionLayers,
 }
 
-/// Scratch state of the current tick, kept to reuse its allocations.
+/// Scratch state of the current tick, kept to reuse its allocations (and read by
+/// [`SweepQuery`](super::SweepQuery)).
 #[derive(Resource, Default)]
-pub(crate) struct TickState {
+pub struct TickState {
     started: Option<Instant>,
     tick: u64,
     duration: f32,
     /// Sorted by entity.
-    bodies: Vec<Body>,
+    pub(crate) bodies: Vec<Body>,
     bounds: Vec<Aabb2d>,
-    broad: BroadPhase,
+    /// The broad phase over `bounds` (indices into `bodies`).
+    pub(crate) broad: BroadPhase,
     pairs: Vec<(u32, u32)>,
     /// Pairs that touch in this tick, with when, in the order of `pairs`.
     results: Vec<(u32, u32, Intervals)>,

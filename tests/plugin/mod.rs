@@ -6,4 +6,5 @@ mod harness;
 mod lifecycle;
 mod oracle;
 mod pairs;
+mod query;
 mod worlds;

@@ -1,0 +1,265 @@
+//! Spatial queries against the colliders: what a ray, a segment or a shape touches now.
+
+use super::components::CollisionLayers;
+use super::systems::TickState;
+use crate::narrow::{Shape, ShapePath, contact_intervals, witness};
+use bevy::ecs::prelude::*;
+use bevy::ecs::system::SystemParam;
+use bevy::math::Vec2;
+use core::ops::ControlFlow;
+
+/// Which colliders a query may hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueryFilter {
+    /// Hit only colliders that are members of one of these layers (see
+    /// [`CollisionLayers::memberships`]). Default: every layer.
+    pub layers: u32,
+    /// Never hit this entity (for example, the shooter of a ray). Default: none.
+    pub excluded: Option<Entity>,
+}
+
+impl Default for QueryFilter {
+    fn default() -> Self {
+        Self {
+            layers: u32::MAX,
+            excluded: None,
+        }
+    }
+}
+
+impl QueryFilter {
+    /// Hits only members of `layers`.
+    #[must_use]
+    pub fn with_layers(mut self, layers: u32) -> Self {
+        self.layers = layers;
+        self
+    }
+
+    /// Never hits `entity`.
+    #[must_use]
+    pub fn excluding(mut self, entity: Entity) -> Self {
+        self.excluded = Some(entity);
+        self
+    }
+
+    fn accepts(&self, entity: Entity, layers: &CollisionLayers) -> bool {
+        layers.memberships & self.layers != 0 && self.excluded != Some(entity)
+    }
+}
+
+/// Where a ray (or a segment cast) first touches a collider.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    /// The collider.
+    pub entity: Entity,
+    /// Distance from the ray's origin to the hit, along the ray (`0` if the origin is inside
+    /// or on the collider).
+    pub distance: f32,
+    /// The hit point.
+    pub point: Vec2,
+    /// Unit normal of the collider's surface at the hit, facing the ray's origin (for a thin
+    /// collider, a point or a segment, the side the ray comes from).
+    pub normal: Vec2,
+    /// Where along the collider the hit is, if it is a segment (`0` at its first endpoint,
+    /// `1` at its second).
+    pub along: Option<f32>,
+}
+
+/// Spatial queries against every collider where the last tick left it: what a ray or a
+/// segment hits first or at all, and which colliders a point, segment, circle or box touches.
+///
+/// A system parameter: add `query: SweepQuery` to a system. It reads the plugin's own broad
+/// phase (built each tick over the colliders' swept bounds), so a query costs a few rows of
+/// that structure plus one exact test per nearby collider, with no setup of its own. Hits
+/// are exact: the same kernels as the sweep decide them.
+///
+/// Positions are those at the end of the last tick (the sweep's
+/// [`SweepSystems::Report`](super::SweepSystems::Report)): moves made since, in `Update`, are
+/// not seen until the next tick, and a collider despawned since may still be hit (check it
+/// with `Query::get`).
+///
+/// # Examples
+/// A laser sight: the first thing in front of the player, ignoring the player.
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_sweep::prelude::*;
+///
+/// #[derive(Component)]
+/// struct Player;
+///
+/// fn laser(query: SweepQuery, player: Single<(Entity, &Transform), With<Player>>) {
+///     let (me, transform) = *player;
+///     let origin = transform.translation.truncate();
+///     let aim = (transform.rotation * Vec3::X).truncate();
+///     let filter = QueryFilter::default().excluding(me);
+///     if let Some(hit) = query.cast_ray(origin, aim, 1000.0, &filter) {
+///         info!("the laser stops at {} on {}", hit.point, hit.entity);
+///     }
+/// }
+/// # bevy::ecs::system::assert_is_system(laser);
+/// ```
+/// Mouse picking: every collider under the cursor, within 4 units.
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_sweep::narrow::Shape;
+/// use bevy_sweep::prelude::*;
+///
+/// fn pick(query: SweepQuery, mut picked: Local<Vec<Entity>>) {
+///     let cursor = Vec2::new(10.0, 20.0); // from `Camera::viewport_to_world_2d`
+///     let near = Shape::Circle { center: cursor, radius: 4.0 };
+///     query.shape_hits(near, &QueryFilter::default(), &mut picked);
+///     for entity in picked.iter() {
+///         info!("under the cursor: {entity}");
+///     }
+/// }
+/// # bevy::ecs::system::assert_is_system(pick);
+/// ```
+#[derive(SystemParam)]
+pub struct SweepQuery<'w> {
+    state: Res<'w, TickState>,
+}
+
+impl SweepQuery<'_> {
+    /// The first collider the ray from `origin` in `direction` touches within `max_distance`.
+    /// `None` if it touches nothing, or if the input is not usable (a zero or non-finite
+    /// direction, a negative or NaN distance).
+    #[must_use]
+    pub fn cast_ray(
+        &self,
+        origin: Vec2,
+        direction: Vec2,
+        max_distance: f32,
+        filter: &QueryFilter,
+    ) -> Option<RayHit> {
+        let end = ray_end(origin, direction, max_distance)?;
+        self.cast_segment(origin, end, filter)
+    }
+
+    /// Every collider the ray touches within `max_distance`, each once with its first hit,
+    /// nearest first, into `hits` (cleared first).
+    pub fn ray_hits(
+        &self,
+        origin: Vec2,
+        direction: Vec2,
+        max_distance: f32,
+        filter: &QueryFilter,
+        hits: &mut Vec<RayHit>,
+    ) {
+        hits.clear();
+        if let Some(end) = ray_end(origin, direction, max_distance) {
+            self.segment_hits(origin, end, filter, hits);
+        }
+    }
+
+    /// The first collider the segment from `a` to `b` touches, going from `a`.
+    #[must_use]
+    pub fn cast_segment(&self, a: Vec2, b: Vec2, filter: &QueryFilter) -> Option<RayHit> {
+        let mut best: Option<(f32, usize)> = None;
+        let ray = ShapePath::Point([a, b]);
+        self.state.broad.query_segment(a, b, |i, entered| {
+            if best.is_some_and(|(t, _)| t < entered) {
+                return ControlFlow::Break(());
+            }
+            if let Some(t) = self.first_touch(&ray, i as usize, filter)
+                && best.is_none_or(|(bt, bi)| (t, i as usize) < (bt, bi))
+            {
+                best = Some((t, i as usize));
+            }
+            ControlFlow::Continue(())
+        });
+        best.map(|(t, i)| self.hit(&ray, i, t, a, b))
+    }
+
+    /// Every collider the segment from `a` to `b` touches, each once with its first hit,
+    /// nearest to `a` first, into `hits` (cleared first).
+    pub fn segment_hits(&self, a: Vec2, b: Vec2, filter: &QueryFilter, hits: &mut Vec<RayHit>) {
+        hits.clear();
+        let ray = ShapePath::Point([a, b]);
+        self.state.broad.query_segment(a, b, |i, _| {
+            let entity = self.state.bodies[i as usize].entity;
+            if !hits.iter().any(|h| h.entity == entity)
+                && let Some(t) = self.first_touch(&ray, i as usize, filter)
+            {
+                hits.push(self.hit(&ray, i as usize, t, a, b));
+            }
+            ControlFlow::Continue(())
+        });
+        hits.sort_by(|x, y| {
+            x.distance
+                .total_cmp(&y.distance)
+                .then(x.entity.cmp(&y.entity))
+        });
+    }
+
+    /// Every collider that touches or overlaps `shape` now, into `hits` (cleared first), in
+    /// no particular order. Nothing if the shape is not usable (non-finite, a radius or half
+    /// extent that is not positive).
+    pub fn shape_hits(&self, shape: Shape, filter: &QueryFilter, hits: &mut Vec<Entity>) {
+        hits.clear();
+        let probe = ShapePath::still(shape);
+        if !probe.is_valid() {
+            return;
+        }
+        let bounds = probe.swept_bounds();
+        self.state.broad.query(&bounds, |i| {
+            let body = &self.state.bodies[i as usize];
+            if filter.accepts(body.entity, &body.layers)
+                && !contact_intervals(&probe, &ShapePath::still(body.path.at(1.0))).is_empty()
+            {
+                hits.push(body.entity);
+            }
+        });
+    }
+
+    /// Every collider that contains or touches `point` now, into `hits` (cleared first).
+    pub fn point_hits(&self, point: Vec2, filter: &QueryFilter, hits: &mut Vec<Entity>) {
+        self.shape_hits(Shape::Point(point), filter, hits);
+    }
+
+    /// `true` if some collider touches or overlaps `shape` now.
+    #[must_use]
+    pub fn any_hit(&self, shape: Shape, filter: &QueryFilter) -> bool {
+        let probe = ShapePath::still(shape);
+        if !probe.is_valid() {
+            return false;
+        }
+        let mut any = false;
+        self.state.broad.query(&probe.swept_bounds(), |i| {
+            let body = &self.state.bodies[i as usize];
+            any = any
+                || (filter.accepts(body.entity, &body.layers)
+                    && !contact_intervals(&probe, &ShapePath::still(body.path.at(1.0))).is_empty());
+        });
+        any
+    }
+
+    /// When (as a fraction of the way) the moving point `ray` first touches body `i`.
+    fn first_touch(&self, ray: &ShapePath, i: usize, filter: &QueryFilter) -> Option<f32> {
+        let body = &self.state.bodies[i];
+        if !filter.accepts(body.entity, &body.layers) {
+            return None;
+        }
+        let target = ShapePath::still(body.path.at(1.0));
+        contact_intervals(ray, &target).first().map(|i| i[0])
+    }
+
+    fn hit(&self, ray: &ShapePath, i: usize, t: f32, a: Vec2, b: Vec2) -> RayHit {
+        let body = &self.state.bodies[i];
+        let target = ShapePath::still(body.path.at(1.0));
+        let w = witness(ray, &target, t, false);
+        RayHit {
+            entity: body.entity,
+            distance: (b - a).length() * t,
+            point: w.point,
+            normal: w.normal,
+            along: w.along_b,
+        }
+    }
+}
+
+/// The end of a ray, if its input is usable.
+fn ray_end(origin: Vec2, direction: Vec2, max_distance: f32) -> Option<Vec2> {
+    let direction = direction.try_normalize()?;
+    let end = origin + direction * max_distance;
+    (origin.is_finite() && max_distance >= 0.0 && end.is_finite()).then_some(end)
+}

@@ -1,0 +1,250 @@
+//! `SweepQuery`: rays, segments and shapes against the colliders where the last tick left
+//! them, against closed forms and against testing every collider.
+
+use super::harness::{app, app_with, tick};
+use bevy::ecs::system::SystemState;
+use bevy::prelude::*;
+use bevy_sweep::narrow::{Shape, ShapePath, contact_intervals};
+use bevy_sweep::prelude::*;
+
+/// Runs `f` with a `SweepQuery` on the app's world.
+fn with_query<R>(app: &mut App, f: impl FnOnce(&SweepQuery) -> R) -> R {
+    let mut state = SystemState::<SweepQuery>::new(app.world_mut());
+    let query = state.get(app.world()).expect("the plugin is added");
+    f(&query)
+}
+
+fn close(a: f32, b: f32) -> bool {
+    (a - b).abs() <= 1e-4 * (1.0 + a.abs().max(b.abs()))
+}
+
+#[test]
+fn a_ray_hits_the_nearest_collider_exactly() {
+    let mut app = app();
+    let world = app.world_mut();
+    // Along +x from the origin: a box whose face is at x = 8, a vertical segment at x = 12,
+    // a circle whose left edge is at x = 17, and a box off the ray.
+    let boxed = world
+        .spawn((
+            Collider::aabb(Vec2::new(1.0, 2.0)),
+            Transform::from_xyz(9.0, 0.5, 0.0),
+        ))
+        .id();
+    let wall = world
+        .spawn((
+            Collider::segment(Vec2::new(0.0, -3.0), Vec2::new(0.0, 1.0)),
+            Transform::from_xyz(12.0, 0.0, 0.0),
+            CollisionLayers::new(2, u32::MAX),
+        ))
+        .id();
+    let disk = world
+        .spawn((Collider::circle(3.0), Transform::from_xyz(20.0, 0.0, 0.0)))
+        .id();
+    world.spawn((
+        Collider::aabb(Vec2::ONE),
+        Transform::from_xyz(10.0, 9.0, 0.0),
+    ));
+    tick(&mut app);
+
+    with_query(&mut app, |query| {
+        let all = QueryFilter::default();
+        let hit = query
+            .cast_ray(Vec2::ZERO, Vec2::X, 100.0, &all)
+            .expect("the box is in the way");
+        assert_eq!(hit.entity, boxed);
+        assert!(close(hit.distance, 8.0), "{hit:?}");
+        assert!(hit.point.distance(Vec2::new(8.0, 0.0)) < 1e-4, "{hit:?}");
+        assert!(hit.normal.distance(Vec2::NEG_X) < 1e-4, "{hit:?}");
+        assert_eq!(hit.along, None);
+
+        // Too short to reach anything; then past the box with it excluded.
+        assert_eq!(query.cast_ray(Vec2::ZERO, Vec2::X, 7.9, &all), None);
+        let hit = query
+            .cast_ray(Vec2::ZERO, Vec2::X, 100.0, &all.excluding(boxed))
+            .expect("the wall");
+        assert_eq!(hit.entity, wall);
+        assert!(close(hit.distance, 12.0), "{hit:?}");
+        // The wall runs from y = -3 to 1: the ray meets it three quarters of the way.
+        assert!(close(hit.along.expect("a segment"), 0.75), "{hit:?}");
+        // Layers: only layer 1 (the default membership) leaves the wall out.
+        let hit = query
+            .cast_ray(
+                Vec2::ZERO,
+                Vec2::X,
+                100.0,
+                &all.with_layers(1).excluding(boxed),
+            )
+            .expect("the disk");
+        assert_eq!(hit.entity, disk);
+        assert!(close(hit.distance, 17.0), "{hit:?}");
+
+        // All hits, nearest first, each once.
+        let mut hits = Vec::new();
+        query.ray_hits(Vec2::ZERO, Vec2::X, 100.0, &all, &mut hits);
+        let order: Vec<Entity> = hits.iter().map(|h| h.entity).collect();
+        assert_eq!(order, [boxed, wall, disk]);
+        // From inside the disk: distance 0.
+        let hit = query
+            .cast_ray(Vec2::new(20.0, 0.0), Vec2::Y, 50.0, &all)
+            .expect("inside");
+        assert_eq!((hit.entity, hit.distance), (disk, 0.0));
+
+        // Shapes now.
+        let mut found = Vec::new();
+        query.point_hits(Vec2::new(9.5, 2.0), &all, &mut found);
+        assert_eq!(found, [boxed]);
+        query.shape_hits(
+            Shape::Circle {
+                center: Vec2::new(14.5, 0.0),
+                radius: 2.5,
+            },
+            &all,
+            &mut found,
+        );
+        found.sort();
+        let mut expected = vec![wall, disk];
+        expected.sort();
+        assert_eq!(found, expected);
+        assert!(query.any_hit(
+            Shape::Segment(Vec2::new(0.0, 9.0), Vec2::new(20.0, 9.0)),
+            &all
+        ));
+        assert!(!query.any_hit(Shape::Point(Vec2::new(-5.0, -5.0)), &all));
+    });
+}
+
+#[test]
+fn bad_query_input_finds_nothing_and_never_panics() {
+    let mut app = app();
+    app.world_mut()
+        .spawn((Collider::circle(1.0), Transform::IDENTITY));
+    tick(&mut app);
+    with_query(&mut app, |query| {
+        let all = QueryFilter::default();
+        let mut hits = Vec::new();
+        for (origin, direction, distance) in [
+            (Vec2::new(-5.0, 0.0), Vec2::ZERO, 10.0),
+            (Vec2::new(-5.0, 0.0), Vec2::new(f32::NAN, 0.0), 10.0),
+            (Vec2::new(f32::INFINITY, 0.0), Vec2::X, 10.0),
+            (Vec2::new(-5.0, 0.0), Vec2::X, -1.0),
+            (Vec2::new(-5.0, 0.0), Vec2::X, f32::NAN),
+            (Vec2::new(-5.0, 0.0), Vec2::X, f32::INFINITY),
+        ] {
+            assert_eq!(query.cast_ray(origin, direction, distance, &all), None);
+            query.ray_hits(origin, direction, distance, &all, &mut hits);
+            assert!(hits.is_empty());
+        }
+        let mut found = vec![Entity::PLACEHOLDER];
+        query.shape_hits(
+            Shape::Circle {
+                center: Vec2::ZERO,
+                radius: 0.0,
+            },
+            &all,
+            &mut found,
+        );
+        assert!(found.is_empty());
+        query.point_hits(Vec2::new(f32::NAN, 0.0), &all, &mut found);
+        assert!(found.is_empty());
+    });
+}
+
+/// Random worlds: every query answer equals testing every collider one by one.
+#[test]
+fn queries_match_testing_every_collider() {
+    let mut state = 0x1234_5678_u32;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        (state as f32 / u32::MAX as f32) * 2.0 - 1.0
+    };
+    for method in [
+        bevy_sweep::broad::BroadPhaseMethod::Strips,
+        bevy_sweep::broad::BroadPhaseMethod::Bvh,
+    ] {
+        let mut app = app_with(SweepPlugin {
+            broad_phase: method,
+            ..default()
+        });
+        let mut colliders = Vec::new();
+        for i in 0..400 {
+            let collider = match i % 4 {
+                0 => Collider::point(),
+                1 => Collider::segment(Vec2::new(-3.0, next()), Vec2::new(3.0, next() * 4.0)),
+                2 => Collider::circle(0.3 + next().abs() * 2.0),
+                _ => Collider::aabb(Vec2::new(0.3 + next().abs() * 3.0, 0.3 + next().abs())),
+            };
+            let transform = Transform::from_xyz(next() * 100.0, next() * 100.0, 0.0)
+                .with_rotation(Quat::from_rotation_z(next() * 3.0));
+            let entity = app
+                .world_mut()
+                .spawn((
+                    collider,
+                    transform,
+                    Velocity(Vec2::new(next(), next()) * 200.0),
+                ))
+                .id();
+            colliders.push(entity);
+        }
+        tick(&mut app);
+        tick(&mut app);
+        // Where the colliders are now, from their transforms.
+        let shapes: Vec<(Entity, Shape)> = colliders
+            .iter()
+            .map(|&e| {
+                let world = app.world();
+                let shape = world
+                    .get::<Collider>(e)
+                    .expect("collider")
+                    .world_shape(world.get::<Transform>(e).expect("transform"));
+                (e, shape)
+            })
+            .collect();
+        for _ in 0..150 {
+            let origin = Vec2::new(next(), next()) * 130.0;
+            let direction = Vec2::new(next(), next());
+            let length = next().abs() * 250.0;
+            let end = origin + direction.normalize_or_zero() * length;
+            let ray = ShapePath::Point([origin, end]);
+            let mut expected: Vec<(f32, Entity)> = shapes
+                .iter()
+                .filter_map(|&(e, s)| {
+                    let first = contact_intervals(&ray, &ShapePath::still(s)).first()?[0];
+                    Some((first * (end - origin).length(), e))
+                })
+                .collect();
+            expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let probe = Shape::Circle {
+                center: origin,
+                radius: next().abs() * 10.0 + 0.1,
+            };
+            let mut touching: Vec<Entity> = shapes
+                .iter()
+                .filter(|(_, s)| {
+                    !contact_intervals(&ShapePath::still(probe), &ShapePath::still(*s)).is_empty()
+                })
+                .map(|(e, _)| *e)
+                .collect();
+            touching.sort();
+            with_query(&mut app, |query| {
+                let all = QueryFilter::default();
+                let first = query.cast_ray(origin, direction, length, &all);
+                assert_eq!(
+                    first.map(|h| h.entity),
+                    expected.first().map(|e| e.1),
+                    "{method:?}: ray from {origin} to {end}"
+                );
+                let mut hits = Vec::new();
+                query.ray_hits(origin, direction, length, &all, &mut hits);
+                let got: Vec<Entity> = hits.iter().map(|h| h.entity).collect();
+                let want: Vec<Entity> = expected.iter().map(|e| e.1).collect();
+                assert_eq!(got, want, "{method:?}: ray from {origin} to {end}");
+                let mut found = Vec::new();
+                query.shape_hits(probe, &all, &mut found);
+                found.sort();
+                assert_eq!(found, touching, "{method:?}: {probe:?}");
+            });
+        }
+    }
+}
