@@ -209,13 +209,13 @@ impl Strips {
         }
         let median = f64::from(*self.extents.select_nth_unstable_by(n / 2, f32::total_cmp).1);
         let span = f64::from(top) - f64::from(bottom);
-        // Mostly points: a row per `sqrt(n)` boxes instead.
-        let mut height = (2.0 * median).max(span / (n as f64).sqrt());
+        // At most four rows per box (tiny boxes, points): rows are never thinner than that.
+        let mut height = (2.0 * median).max(span / (4 * n) as f64);
         if !height.is_normal() {
             height = 1.0;
         }
         loop {
-            let count = ((span / height).floor() as usize).clamp(0, 4 * n) + 1;
+            let count = ((span / height).floor() as usize).min(4 * n) + 1;
             let rows = Rows {
                 bottom: f64::from(bottom),
                 scale: 1.0 / height,

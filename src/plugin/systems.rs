@@ -190,7 +190,7 @@ pub struct TickState {
     started: Option<Instant>,
     tick: u64,
     duration: f32,
-    /// Sorted by entity.
+    /// In query order (not sorted: pairs are put in entity order where it matters).
     pub(crate) bodies: Vec<Body>,
     bounds: Vec<Aabb2d>,
     /// The broad phase over `bounds` (indices into `bodies`).
@@ -321,7 +321,7 @@ pub(crate) fn broad_phase(
                 continue;
             }
         };
-        if skipped.reasons.remove(&entity).is_some() {
+        if !skipped.reasons.is_empty() && skipped.reasons.remove(&entity).is_some() {
             log::info!("bevy_sweep: collider {entity} is usable again");
         }
         // The start: where it was; if its kind of shape changed since, the new shape where
@@ -345,7 +345,6 @@ pub(crate) fn broad_phase(
         });
     }
     skipped.reasons.retain(|&e, _| colliders.contains(e));
-    state.bodies.sort_unstable_by_key(|b| b.entity);
     state.bounds.clear();
     state
         .bounds
@@ -443,75 +442,80 @@ fn event(
     }
 }
 
+/// This tick's events of every touching pair and of every contact that ended since the last
+/// tick, into `state.events`; updates `contacts`.
+fn pair_events(world: &World, state: &mut TickState, contacts: &mut Contacts) {
+    let (tick, duration) = (state.tick, state.duration);
+    state.events.clear();
+    for (i, j, intervals) in &state.results {
+        let (mut a, mut b) = (&state.bodies[*i as usize], &state.bodies[*j as usize]);
+        // Each pair is seen from its smaller entity (contact intervals are symmetric).
+        if b.entity < a.entity {
+            core::mem::swap(&mut a, &mut b);
+        }
+        let key = (a.entity, b.entity);
+        let record = contacts.pairs.get(&key).copied();
+        state.kinds.clear();
+        let after = transitions(
+            intervals,
+            record.map_or(Touch::Apart, |r| r.state),
+            &mut state.kinds,
+        );
+        let mut last = record.map(|r| r.last);
+        for &(kind, time) in &state.kinds {
+            let w = witness(&a.path, &b.path, time, kind == CollisionKind::Ended);
+            let e = event(a.entity, b.entity, kind, time, w, duration);
+            state.events.push(e);
+            if kind != CollisionKind::Ended {
+                last = Some(e);
+            }
+        }
+        match (after, last) {
+            (Touch::Apart, _) | (_, None) => {
+                contacts.pairs.remove(&key);
+            }
+            (state, Some(last)) => {
+                contacts.pairs.insert(key, Record { state, last, tick });
+            }
+        }
+    }
+    // Pairs in contact last tick with no contact now: apart, despawned, skipped, or no
+    // longer tested. Their contact ended at the start of this tick.
+    let path = |e: Entity| world.get::<SweptPath>(e).and_then(|s| s.path);
+    let events = &mut state.events;
+    contacts.pairs.retain(|&(ea, eb), record| {
+        if record.tick == tick {
+            return true;
+        }
+        if record.state == Touch::Touching {
+            let ended = match (path(ea), path(eb)) {
+                (Some(pa), Some(pb)) => event(
+                    ea,
+                    eb,
+                    CollisionKind::Ended,
+                    0.0,
+                    witness(&pa, &pb, 0.0, true),
+                    duration,
+                ),
+                _ => CollisionEvent {
+                    kind: CollisionKind::Ended,
+                    time_of_impact: 0.0,
+                    ..record.last
+                },
+            };
+            events.push(ended);
+        }
+        false
+    });
+}
+
 /// Turns contact intervals into events, sends and triggers them, updates [`Contacts`].
 pub(crate) fn report(world: &mut World) {
     let began = Instant::now();
     world.resource_scope(|world, mut state: Mut<TickState>| {
         let state = &mut *state;
-        let mut contacts = world.resource_mut::<Contacts>();
-        let (tick, duration) = (state.tick, state.duration);
-        state.events.clear();
-        for (i, j, intervals) in &state.results {
-            let (a, b) = (&state.bodies[*i as usize], &state.bodies[*j as usize]);
-            let key = (a.entity, b.entity);
-            let record = contacts.pairs.get(&key).copied();
-            state.kinds.clear();
-            let after = transitions(
-                intervals,
-                record.map_or(Touch::Apart, |r| r.state),
-                &mut state.kinds,
-            );
-            let mut last = record.map(|r| r.last);
-            for &(kind, time) in &state.kinds {
-                let w = witness(&a.path, &b.path, time, kind == CollisionKind::Ended);
-                let e = event(a.entity, b.entity, kind, time, w, duration);
-                state.events.push(e);
-                if kind != CollisionKind::Ended {
-                    last = Some(e);
-                }
-            }
-            match (after, last) {
-                (Touch::Apart, _) | (_, None) => {
-                    contacts.pairs.remove(&key);
-                }
-                (state, Some(last)) => {
-                    contacts.pairs.insert(key, Record { state, last, tick });
-                }
-            }
-        }
-        // Pairs in contact last tick with no contact now: apart, despawned, skipped, or no
-        // longer tested. Their contact ended at the start of this tick.
-        let bodies = &state.bodies;
-        let find = |e: Entity| {
-            bodies
-                .binary_search_by_key(&e, |b| b.entity)
-                .ok()
-                .map(|k| bodies[k].path)
-        };
-        let events = &mut state.events;
-        contacts.pairs.retain(|&(ea, eb), record| {
-            if record.tick == tick {
-                return true;
-            }
-            if record.state == Touch::Touching {
-                let ended = match (find(ea), find(eb)) {
-                    (Some(pa), Some(pb)) => event(
-                        ea,
-                        eb,
-                        CollisionKind::Ended,
-                        0.0,
-                        witness(&pa, &pb, 0.0, true),
-                        duration,
-                    ),
-                    _ => CollisionEvent {
-                        kind: CollisionKind::Ended,
-                        time_of_impact: 0.0,
-                        ..record.last
-                    },
-                };
-                events.push(ended);
-            }
-            false
+        world.resource_scope(|world, mut contacts: Mut<Contacts>| {
+            pair_events(world, state, &mut contacts);
         });
         state.events.sort_unstable_by(CollisionEvent::order);
         if !state.events.is_empty() {
