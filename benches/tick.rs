@@ -14,22 +14,20 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Half the side of the square arena: about 400 square units per collider.
-#[derive(Resource)]
-struct Arena(f32);
+/// The square a collider stays in (`low..high` on both axes): the arena, or the corner of a
+/// clustered collider, so that a clustered scene stays clustered however long it runs.
+#[derive(Component)]
+struct Home(f32, f32);
 
-/// Colliders leaving the arena reappear on the other side (teleported, not swept).
-fn wrap(
-    mut commands: Commands,
-    arena: Res<Arena>,
-    mut movers: Query<(Entity, &mut Transform), With<Velocity>>,
-) {
-    for (entity, mut transform) in &mut movers {
+/// Colliders leaving their square reappear on the other side (teleported, not swept).
+fn wrap(mut commands: Commands, mut movers: Query<(Entity, &mut Transform, &Home)>) {
+    for (entity, mut transform, &Home(low, high)) in &mut movers {
         let p = transform.translation.truncate();
-        if p.x.abs() > arena.0 || p.y.abs() > arena.0 {
+        if p.cmplt(Vec2::splat(low)).any() || p.cmpgt(Vec2::splat(high)).any() {
+            let side = high - low;
             let wrapped = Vec2::new(
-                (p.x + arena.0).rem_euclid(2.0 * arena.0) - arena.0,
-                (p.y + arena.0).rem_euclid(2.0 * arena.0) - arena.0,
+                (p.x - low).rem_euclid(side) + low,
+                (p.y - low).rem_euclid(side) + low,
             );
             transform.translation = wrapped.extend(0.0);
             commands.entity(entity).insert(Teleport);
@@ -50,7 +48,6 @@ fn world(count: usize, layout: Layout) -> App {
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
         .add_systems(FixedUpdate, wrap);
     let half = (count as f32).sqrt() * 10.0;
-    app.insert_resource(Arena(half));
     app.update();
     let mut rng = ChaCha8Rng::seed_from_u64(count as u64);
     for i in 0..count {
@@ -78,6 +75,7 @@ fn world(count: usize, layout: Layout) -> App {
             collider,
             Transform::from_translation(position.extend(0.0)),
             Velocity(velocity),
+            Home(low, high),
         ));
         if i % 4 == 1 {
             entity.insert(AngularVelocity(rng.random_range(-3.0..3.0)));
