@@ -91,12 +91,13 @@ if [ "${cuts:-0}" -eq 0 ]; then
 fi
 convert -delay 7 -loop 0 "$frames"/*.png -layers Optimize -colors 64 "$OUT/cut_the_line_swipe.gif"
 
-# run NAME SECONDS: an example on its own for a while, with a screenshot near the end; its
-# exit line goes to $log.
+# run NAME SECONDS [ARGS...]: an example on its own for a while, with a screenshot near the
+# end; its exit line goes to $log.
 run() {
     local name=$1 seconds=$2
+    shift 2
     EXAMPLE_SECONDS=$seconds EXAMPLE_SCREENSHOTS="$((seconds - 1)).5:$OUT/$name.png" \
-        "$BIN/$name" >"$log" 2>&1 && status=0 || status=$?
+        "$BIN/$name" "$@" >"$log" 2>&1 && status=0 || status=$?
     tail -2 "$log"
     if [ "$status" -ne 0 ] || grep -q "panicked" "$log"; then
         echo "FAIL: $name exited with $status"
@@ -119,6 +120,17 @@ started=$(grep -o "started: [0-9]*" "$log" | grep -o "[0-9]*$" || echo 0)
 echo "showcase: $started contacts started"
 if [ "${started:-0}" -eq 0 ]; then
     echo "FAIL: showcase saw no contacts"
+    exit 1
+fi
+# stress: 1,000 colliders, few enough for a software-rendered debug build (which runs the
+# scene in slow motion: its 4 seconds take about 15 here); its exit line has the median
+# sweep time per tick and the event rate.
+run stress 4 1000
+summary=$(grep -o "sweep median [0-9.]* ms.*" "$log" | tail -1 || true)
+echo "stress: ${summary:-no summary}"
+if [ -z "$summary" ] || ! grep -q "stress: 1000 colliders, " "$log" ||
+    ! grep -q "events [1-9][0-9]*/s" "$log"; then
+    echo "FAIL: stress logged no summary, or no events"
     exit 1
 fi
 # segment_vs_rect: drag the segment's end handle with the mouse, then its start handle.
