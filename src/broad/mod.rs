@@ -195,7 +195,7 @@ impl BroadPhase {
         let Some((bottom, height, count)) = self.strips.layout() else {
             return;
         };
-        if !(a.is_finite() && b.is_finite()) {
+        if !(a.is_finite() && b.is_finite() && (b - a).is_finite()) {
             return;
         }
         let (Some(first), Some(last)) = (self.strips.row_of(a.y), self.strips.row_of(b.y)) else {
@@ -227,11 +227,17 @@ impl BroadPhase {
                 t0 = ta.min(tb).max(0.0);
                 t1 = ta.max(tb).min(1.0);
             }
-            let at = |t: f64| a + (b - a) * t as f32;
-            let piece = inflated(Aabb2d {
-                min: at(t0).min(at(t1)),
-                max: at(t0).max(at(t1)),
-            });
+            // In f64, padded by a relative 2^-20 of the segment's own coordinates: the
+            // piece's rounding must not separate it from a box the segment touches.
+            let (da, db) = (a.as_dvec2(), b.as_dvec2());
+            let at = |t: f64| da + (db - da) * t;
+            let pad = bevy_math::DVec2::splat(
+                da.abs().max(db.abs()).max_element() * PAD + f64::from(f32::MIN_POSITIVE),
+            );
+            let piece = Aabb2d {
+                min: (at(t0).min(at(t1)) - pad).as_vec2(),
+                max: (at(t0).max(at(t1)) + pad).as_vec2(),
+            };
             let mut stop = false;
             self.strips.query_row(&piece, row, false, &mut |i| {
                 if !stop && found(i, t0 as f32).is_break() {
@@ -245,16 +251,8 @@ impl BroadPhase {
     }
 }
 
-/// The box grown by a relative `2^-20` of its coordinates (and a tiny absolute amount), so
-/// that rounding in computing it cannot separate it from a box it touches.
-fn inflated(b: Aabb2d) -> Aabb2d {
-    const GROW: f32 = 1.0 / (1 << 20) as f32;
-    let pad = |v: bevy_math::Vec2| v.abs() * GROW + bevy_math::Vec2::splat(f32::MIN_POSITIVE);
-    Aabb2d {
-        min: b.min - pad(b.min),
-        max: b.max + pad(b.max),
-    }
-}
+/// The relative padding of a segment query's pieces.
+const PAD: f64 = 1.0 / (1u64 << 20) as f64;
 
 /// `true` if the closed boxes overlap.
 #[inline]

@@ -24,13 +24,15 @@ const MAX_ENTRIES_PER_BOX: usize = 6;
 #[derive(Debug, Default)]
 pub(super) struct Strips {
     extents: Vec<f32>,
+    /// Scratch for the percentiles of the lower edges.
+    heights: Vec<f32>,
     /// Where each row starts in `entries` (one more element than rows).
     starts: Vec<u32>,
     entries: Vec<Entry>,
     /// The entries, each row sorted by lower x edge.
     sorted: Vec<Entry>,
-    /// The widest box of each row.
-    widths: Vec<f32>,
+    /// The widest box of each row (in `f64`: the difference of two `f32`s, rounded up).
+    widths: Vec<f64>,
     layout: Option<Rows>,
     /// One row's sort keys: the lower x edge as an ordered integer, and the entry.
     keys: Vec<u64>,
@@ -142,8 +144,8 @@ impl Strips {
                 .extend(self.keys.iter().map(|&k| row[k as u32 as usize]));
             self.widths.push(
                 row.iter()
-                    .map(|e| e.bounds.max.x - e.bounds.min.x)
-                    .fold(0.0, f32::max),
+                    .map(|e| (f64::from(e.bounds.max.x) - f64::from(e.bounds.min.x)).next_up())
+                    .fold(0.0, f64::max),
             );
         }
     }
@@ -178,8 +180,8 @@ impl Strips {
         }
         let entries = &self.sorted[self.starts[row] as usize..self.starts[row + 1] as usize];
         // Boxes that start further left than the widest box of the row cannot reach it.
-        let reach = query.min.x - self.widths[row];
-        let first = entries.partition_point(|e| e.bounds.min.x < reach);
+        let reach = (f64::from(query.min.x) - self.widths[row]).next_down();
+        let first = entries.partition_point(|e| f64::from(e.bounds.min.x) < reach);
         for e in &entries[first..] {
             if e.bounds.min.x > query.max.x {
                 break;
@@ -196,18 +198,22 @@ impl Strips {
     /// [`MAX_ENTRIES_PER_BOX`] entries each. `None` if no box is usable.
     fn rows(&mut self, bounds: &[Aabb2d]) -> Option<Rows> {
         self.extents.clear();
-        let (mut bottom, mut top) = (f32::INFINITY, f32::NEG_INFINITY);
+        self.heights.clear();
         for b in bounds.iter().filter(|b| usable(b)) {
             let size = b.max - b.min;
             self.extents.push(size.x.max(size.y));
-            bottom = bottom.min(b.min.y);
-            top = top.max(b.max.y);
+            self.heights.push(b.min.y);
         }
         let n = self.extents.len();
         if n == 0 {
             return None;
         }
         let median = f64::from(*self.extents.select_nth_unstable_by(n / 2, f32::total_cmp).1);
+        // The rows cover the lower edges from the 1st to the 99th percentile; the first and
+        // last rows take everything beyond, so a few far-away boxes do not stretch the rows.
+        let (low, high) = (n / 100, n - 1 - n / 100);
+        let bottom = *self.heights.select_nth_unstable_by(low, f32::total_cmp).1;
+        let top = *self.heights.select_nth_unstable_by(high, f32::total_cmp).1;
         let span = f64::from(top) - f64::from(bottom);
         // At most four rows per box (tiny boxes, points): rows are never thinner than that.
         let mut height = (2.0 * median).max(span / (4 * n) as f64);

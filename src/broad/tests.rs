@@ -289,3 +289,54 @@ fn box_and_segment_queries_find_what_brute_force_finds() {
         }
     }
 }
+
+/// Found by review: a long segment far from the origin, past small boxes near it (rounding
+/// in the segment's pieces scales with its ends), and a query box touching a box exactly at
+/// the box's right edge (the row's widest box must not round down).
+#[test]
+fn queries_near_rounding_limits() {
+    let bounds = [
+        Aabb2d {
+            min: Vec2::ZERO,
+            max: Vec2::ONE,
+        },
+        Aabb2d {
+            min: Vec2::splat(10.0),
+            max: Vec2::splat(11.0),
+        },
+        Aabb2d {
+            min: Vec2::splat(4.03),
+            max: Vec2::splat(4.03),
+        },
+        Aabb2d {
+            min: Vec2::new(-(2f32.powi(-30)), 20.0),
+            max: Vec2::new(1.0, 21.0),
+        },
+    ];
+    for method in METHODS {
+        let mut broad = BroadPhase::new(method);
+        broad.find_pairs(&bounds, |_, _| true, &mut Vec::new());
+        let mut seen = Vec::new();
+        broad.query_segment(Vec2::splat(-1e6), Vec2::splat(1e6), |i, _| {
+            seen.push(i);
+            ControlFlow::Continue(())
+        });
+        for i in [0, 1, 2] {
+            assert!(
+                seen.contains(&i),
+                "{method:?}: the diagonal misses box {i}: {seen:?}"
+            );
+        }
+        let mut found = Vec::new();
+        let touching = Aabb2d {
+            min: Vec2::new(1.0, 20.0),
+            max: Vec2::new(2.0, 21.0),
+        };
+        broad.query(&touching, |i| found.push(i));
+        assert_eq!(found, [3], "{method:?}");
+        // Segments whose length overflows find nothing, and do not panic.
+        broad.query_segment(Vec2::new(-3e38, 0.0), Vec2::new(3e38, 0.0), |_, _| {
+            panic!("an unusable segment found a box")
+        });
+    }
+}

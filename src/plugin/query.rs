@@ -160,8 +160,10 @@ impl SweepQuery<'_> {
             if best.is_some_and(|(t, _)| t < entered) {
                 return ControlFlow::Break(());
             }
+            // Ties go to the smaller entity, as in `segment_hits`.
+            let entity = self.state.bodies[i as usize].entity;
             if let Some(t) = self.first_touch(&ray, i as usize, filter)
-                && best.is_none_or(|(bt, bi)| (t, i as usize) < (bt, bi))
+                && best.is_none_or(|(bt, bi)| (t, entity) < (bt, self.state.bodies[bi].entity))
             {
                 best = Some((t, i as usize));
             }

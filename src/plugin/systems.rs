@@ -481,7 +481,14 @@ fn pair_events(world: &World, state: &mut TickState, contacts: &mut Contacts) {
     }
     // Pairs in contact last tick with no contact now: apart, despawned, skipped, or no
     // longer tested. Their contact ended at the start of this tick.
-    let path = |e: Entity| world.get::<SweptPath>(e).and_then(|s| s.path);
+    // This tick's path of a collider that still has one (a removed `Collider` leaves its last
+    // `SweptPath` behind).
+    let path = |e: Entity| {
+        world
+            .get::<SweptPath>(e)
+            .filter(|_| world.get::<Collider>(e).is_some())
+            .and_then(|s| s.path)
+    };
     let events = &mut state.events;
     contacts.pairs.retain(|&(ea, eb), record| {
         if record.tick == tick {

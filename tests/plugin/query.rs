@@ -134,6 +134,14 @@ fn bad_query_input_finds_nothing_and_never_panics() {
             query.ray_hits(origin, direction, distance, &all, &mut hits);
             assert!(hits.is_empty());
         }
+        for (a, b) in [
+            (Vec2::new(f32::NAN, 0.0), Vec2::X),
+            (Vec2::new(-3e38, 0.0), Vec2::new(3e38, 0.0)),
+        ] {
+            assert_eq!(query.cast_segment(a, b, &all), None);
+            query.segment_hits(a, b, &all, &mut hits);
+            assert!(hits.is_empty());
+        }
         let mut found = vec![Entity::PLACEHOLDER];
         query.shape_hits(
             Shape::Circle {
