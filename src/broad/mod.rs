@@ -55,8 +55,11 @@
 //!
 mod bvh;
 mod grid;
+mod radix;
 mod sap;
 mod strips;
+
+pub(crate) use sap::order_key;
 
 use bevy_math::bounding::Aabb2d;
 use core::ops::ControlFlow;

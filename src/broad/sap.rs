@@ -1,5 +1,6 @@
 //! Sort and sweep on the axis along which the box centres spread most.
 
+use super::radix::sort_by_high_half;
 use super::{overlap, usable};
 use bevy_math::bounding::Aabb2d;
 
@@ -7,10 +8,12 @@ use bevy_math::bounding::Aabb2d;
 pub(super) struct SortAndSweep {
     /// The lower edge as an order-preserving integer in the high half, the index in the low.
     keys: Vec<u64>,
+    scratch: Vec<u64>,
 }
 
-/// An integer with the order of the float (`-0.0` just below `0.0`).
-pub(super) fn order_key(x: f32) -> u32 {
+/// An integer with the order of the float (`-0.0` just below `0.0`): the order of
+/// [`f32::total_cmp`].
+pub(crate) fn order_key(x: f32) -> u32 {
     let bits = x.to_bits();
     if bits & 0x8000_0000 == 0 {
         bits | 0x8000_0000
@@ -46,7 +49,7 @@ impl SortAndSweep {
                 .filter(|(_, b)| usable(b))
                 .map(|(i, b)| (u64::from(order_key(b.min[axis])) << 32) | i as u64),
         );
-        self.keys.sort_unstable();
+        sort_by_high_half(&mut self.keys, &mut self.scratch);
         for (k, &key) in self.keys.iter().enumerate() {
             let i = key as u32;
             let a = &bounds[i as usize];

@@ -3,10 +3,11 @@
 //!
 //! A row holds only the boxes near one height, so the sweep compares a box with its true
 //! neighbours instead of with everything that shares its x-range, and everything a row needs
-//! sits together in memory. Rows are filled by a counting sort (linear); sorting within a
-//! row costs `O(k log k)` for `k` boxes per row. A pair is reported only from the row holding
+//! sits together in memory. The boxes are sorted by lower x edge once (a radix sort) and dealt
+//! into their rows in that order (a counting sort): both linear. A pair is reported only from the row holding
 //! the higher of the two boxes' lower edges, so it is reported once.
 
+use super::radix::sort_by_high_half;
 use super::sap::order_key;
 use super::{overlap, usable};
 use bevy_math::bounding::Aabb2d;
@@ -16,26 +17,34 @@ use bevy_math::bounding::Aabb2d;
 struct Entry {
     bounds: Aabb2d,
     index: u32,
+    /// The row of the box's lower edge: a pair belongs to the row of the higher of its two.
+    row: u32,
 }
 
 /// Entries may be at most this many times the boxes; beyond it the rows grow taller.
 const MAX_ENTRIES_PER_BOX: usize = 6;
+
+/// The most boxes whose sizes and heights choose the rows.
+const SAMPLE: usize = 1024;
 
 #[derive(Debug, Default)]
 pub(super) struct Strips {
     extents: Vec<f32>,
     /// Scratch for the percentiles of the lower edges.
     heights: Vec<f32>,
-    /// Where each row starts in `entries` (one more element than rows).
+    /// The rows each box spans, `(first, last)`; `first > last` for an unusable box.
+    spans: Vec<(u32, u32)>,
+    /// Where each row starts in `sorted` (one more element than rows).
     starts: Vec<u32>,
-    entries: Vec<Entry>,
-    /// The entries, each row sorted by lower x edge.
+    /// Every row's entries, each row sorted by lower x edge.
     sorted: Vec<Entry>,
     /// The widest box of each row (in `f64`: the difference of two `f32`s, rounded up).
     widths: Vec<f64>,
     layout: Option<Rows>,
-    /// One row's sort keys: the lower x edge as an ordered integer, and the entry.
+    /// The usable boxes in order of lower x edge: the edge as an ordered integer in the high
+    /// half, the box in the low half.
     keys: Vec<u64>,
+    scratch: Vec<u64>,
 }
 
 /// The rows: the first row's lower edge, their height, their number.
@@ -74,9 +83,9 @@ impl Strips {
                     if b.bounds.min.x > a.bounds.max.x {
                         break;
                     }
-                    if overlap(&a.bounds, &b.bounds)
-                        && rows.of(a.bounds.min.y.max(b.bounds.min.y)) == r
-                    {
+                    // The row of the higher lower edge is the higher of the two rows (the
+                    // row of a height is monotonic).
+                    if overlap(&a.bounds, &b.bounds) && a.row.max(b.row) as usize == r {
                         let (i, j) = (a.index.min(b.index), a.index.max(b.index));
                         if filter(i, j) {
                             pairs.push((i, j));
@@ -88,6 +97,10 @@ impl Strips {
     }
 
     /// Fills the rows: each sorted by lower x edge, with the widest box of each.
+    ///
+    /// The boxes are sorted by lower x edge once, all together (a radix sort, linear), and
+    /// then dealt into their rows in that order (a counting sort, which keeps it): every row
+    /// comes out sorted without sorting any row.
     pub(super) fn build(&mut self, bounds: &[Aabb2d]) {
         self.layout = self.rows(bounds);
         self.sorted.clear();
@@ -95,12 +108,22 @@ impl Strips {
         let Some(rows) = self.layout else {
             return;
         };
-        // Counting sort into rows.
+        self.keys.clear();
+        self.keys.extend(
+            bounds
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| usable(b))
+                .map(|(i, b)| (u64::from(order_key(b.min.x)) << 32) | i as u64),
+        );
+        sort_by_high_half(&mut self.keys, &mut self.scratch);
+        // Counting sort into rows: `starts[r + 1]` counts row `r`, then becomes where it
+        // starts, then advances through it as it is filled (and is restored below).
         self.starts.clear();
         self.starts.resize(rows.count + 1, 0);
-        for b in bounds.iter().filter(|b| usable(b)) {
-            for r in rows.of(b.min.y)..=rows.of(b.max.y) {
-                self.starts[r + 1] += 1;
+        for &(first, last) in &self.spans {
+            for r in first..=last {
+                self.starts[r as usize + 1] += 1;
             }
         }
         for r in 0..rows.count {
@@ -113,41 +136,29 @@ impl Strips {
                 max: bevy_math::Vec2::ZERO,
             },
             index: 0,
+            row: 0,
         };
-        self.entries.clear();
-        self.entries.resize(total, blank);
-        // `starts[r]` now advances through row `r`; it is restored below.
-        for (i, b) in bounds.iter().enumerate().filter(|(_, b)| usable(b)) {
-            for r in rows.of(b.min.y)..=rows.of(b.max.y) {
-                self.entries[self.starts[r] as usize] = Entry {
-                    bounds: *b,
-                    index: i as u32,
+        self.sorted.resize(total, blank);
+        self.widths.resize(rows.count, 0.0);
+        for &key in &self.keys {
+            let index = key as u32;
+            let bounds = bounds[index as usize];
+            let (first, last) = self.spans[index as usize];
+            let width = (f64::from(bounds.max.x) - f64::from(bounds.min.x)).next_up();
+            for r in first as usize..=last as usize {
+                self.sorted[self.starts[r] as usize] = Entry {
+                    bounds,
+                    index,
+                    row: first,
                 };
                 self.starts[r] += 1;
+                self.widths[r] = self.widths[r].max(width);
             }
         }
         for r in (1..=rows.count).rev() {
             self.starts[r] = self.starts[r - 1];
         }
         self.starts[0] = 0;
-        // Sort each row by lower x edge (as integer keys, the fastest sort there is).
-        for r in 0..rows.count {
-            let row = &self.entries[self.starts[r] as usize..self.starts[r + 1] as usize];
-            self.keys.clear();
-            self.keys.extend(
-                row.iter()
-                    .enumerate()
-                    .map(|(k, e)| (u64::from(order_key(e.bounds.min.x)) << 32) | k as u64),
-            );
-            self.keys.sort_unstable();
-            self.sorted
-                .extend(self.keys.iter().map(|&k| row[k as u32 as usize]));
-            self.widths.push(
-                row.iter()
-                    .map(|e| (f64::from(e.bounds.max.x) - f64::from(e.bounds.min.x)).next_up())
-                    .fold(0.0, f64::max),
-            );
-        }
     }
 
     /// The rows of the last [`build`](Self::build): `(bottom, height, count)`, or `None` if
@@ -195,23 +206,32 @@ impl Strips {
     }
 
     /// Rows about two median boxes tall, made taller if the boxes would need more than
-    /// [`MAX_ENTRIES_PER_BOX`] entries each. `None` if no box is usable.
+    /// [`MAX_ENTRIES_PER_BOX`] entries each, and the rows each box spans (into `spans`).
+    /// `None` if no box is usable.
     fn rows(&mut self, bounds: &[Aabb2d]) -> Option<Rows> {
+        let n = bounds.iter().filter(|b| usable(b)).count();
+        if n == 0 {
+            return None;
+        }
+        // The sizes and heights of an evenly spaced sample: the rows need only rough values,
+        // and selecting from all of a large scene's boxes costs more than the rest of the
+        // build.
         self.extents.clear();
         self.heights.clear();
-        for b in bounds.iter().filter(|b| usable(b)) {
+        for b in bounds
+            .iter()
+            .filter(|b| usable(b))
+            .step_by(n.div_ceil(SAMPLE))
+        {
             let size = b.max - b.min;
             self.extents.push(size.x.max(size.y));
             self.heights.push(b.min.y);
         }
-        let n = self.extents.len();
-        if n == 0 {
-            return None;
-        }
-        let median = f64::from(*self.extents.select_nth_unstable_by(n / 2, f32::total_cmp).1);
+        let m = self.extents.len();
+        let median = f64::from(*self.extents.select_nth_unstable_by(m / 2, f32::total_cmp).1);
         // The rows cover the lower edges from the 1st to the 99th percentile; the first and
         // last rows take everything beyond, so a few far-away boxes do not stretch the rows.
-        let (low, high) = (n / 100, n - 1 - n / 100);
+        let (low, high) = (m / 100, m - 1 - m / 100);
         let bottom = *self.heights.select_nth_unstable_by(low, f32::total_cmp).1;
         let top = *self.heights.select_nth_unstable_by(high, f32::total_cmp).1;
         let span = f64::from(top) - f64::from(bottom);
@@ -227,10 +247,18 @@ impl Strips {
                 scale: 1.0 / height,
                 count,
             };
-            let entries: usize = bounds
+            self.spans.clear();
+            self.spans.extend(bounds.iter().map(|b| {
+                if usable(b) {
+                    (rows.of(b.min.y) as u32, rows.of(b.max.y) as u32)
+                } else {
+                    (1, 0)
+                }
+            }));
+            let entries: usize = self
+                .spans
                 .iter()
-                .filter(|b| usable(b))
-                .map(|b| rows.of(b.max.y) - rows.of(b.min.y) + 1)
+                .map(|&(first, last)| (last + 1).saturating_sub(first) as usize)
                 .sum();
             if entries <= MAX_ENTRIES_PER_BOX * n || count == 1 {
                 return Some(rows);
