@@ -9,6 +9,8 @@ use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -91,13 +93,8 @@ fn app(parallel: bool) -> App {
     app.add_observer(|contact: On<CollisionEvent>| {
         std::hint::black_box(contact.event());
     });
-    let mut state = 0x9e37_79b9_u32;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        (state as f32 / u32::MAX as f32) * 2.0 - 1.0
-    };
+    let mut rng = ChaCha8Rng::seed_from_u64(0x9e37_79b9);
+    let mut next = move || rng.random_range(-1.0f32..1.0);
     for i in 0..3000 {
         let position = Vec2::new(next() * 200.0, next() * 200.0);
         let collider = match i % 4 {

@@ -9,6 +9,8 @@ use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 #[derive(Resource, Default)]
 struct Recorded(Vec<CollisionEvent>);
@@ -36,13 +38,8 @@ fn app(plugin: SweepPlugin) -> App {
 
 /// A busy scene of every kind of collider, from a fixed seed.
 fn populate(app: &mut App) {
-    let mut state = 0x2545_f491_u32;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        (state as f32 / u32::MAX as f32) * 2.0 - 1.0
-    };
+    let mut rng = ChaCha8Rng::seed_from_u64(0x2545_f491);
+    let mut next = move || rng.random_range(-1.0f32..1.0);
     for i in 0..1200 {
         let position = Vec2::new(next() * 50.0, next() * 50.0);
         let velocity = Vec2::new(next(), next()) * 400.0;

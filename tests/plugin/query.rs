@@ -6,6 +6,8 @@ use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy_sweep::narrow::{Shape, ShapePath, contact_intervals};
 use bevy_sweep::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// Runs `f` with a `SweepQuery` on the app's world.
 fn with_query<R>(app: &mut App, f: impl FnOnce(&SweepQuery) -> R) -> R {
@@ -160,13 +162,8 @@ fn bad_query_input_finds_nothing_and_never_panics() {
 /// Random worlds: every query answer equals testing every collider one by one.
 #[test]
 fn queries_match_testing_every_collider() {
-    let mut state = 0x1234_5678_u32;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        (state as f32 / u32::MAX as f32) * 2.0 - 1.0
-    };
+    let mut rng = ChaCha8Rng::seed_from_u64(0x1234_5678);
+    let mut next = move || rng.random_range(-1.0f32..1.0);
     for method in [
         bevy_sweep::broad::BroadPhaseMethod::Strips,
         bevy_sweep::broad::BroadPhaseMethod::Bvh,
