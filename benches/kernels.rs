@@ -37,6 +37,9 @@
 //! - `sweep_point_segment`: [`sweep_point_segment`] on `uniform` paths (all six positions
 //!   uniform in `[-1, 1]²`) and on `hits`, paths built so that the point lies on the segment at
 //!   a random time in the step, so every case sweeps at least once.
+//! - `point_box`: moving points (both ends uniform in `[-4, 4]²`) against one moving unit box:
+//!   [`contact_intervals`] pair by pair, and [`PointBoxBatch`] (eight relative paths at a time,
+//!   what the plugin does for a box near many points).
 //!
 //! # Running
 //!
@@ -53,6 +56,7 @@ use bevy_sweep::geometry::{
     clip_segment_aabb_liang_barsky, clip_segment_aabb_sectors, clip_segment_aabb_slab,
     clip_segments_aabb, intersect_segment_circle, intersect_segment_segment, sweep_point_segment,
 };
+use bevy_sweep::narrow::{PointBoxBatch, ShapePath, contact_intervals};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_main};
 use parry2d::query::RayCast;
@@ -440,6 +444,33 @@ fn bench_sweep_point_segment(c: &mut Criterion) {
     group.finish();
 }
 
+/// Moving points against one moving box (bullets near a wall): [`contact_intervals`] pair by
+/// pair, against [`PointBoxBatch`], which clips eight relative paths at a time with SIMD.
+fn bench_point_box(c: &mut Criterion) {
+    let mut rng = rng(6);
+    let aabb = ShapePath::Aabb {
+        center: [Vec2::new(0.0, 0.0), Vec2::new(0.3, -0.2)],
+        half_extents: Vec2::ONE,
+    };
+    let points: Vec<ShapePath> = (0..N)
+        .map(|_| ShapePath::Point([point_in(&mut rng, 4.0), point_in(&mut rng, 4.0)]))
+        .collect();
+    let mut group = c.benchmark_group("point_box");
+    group.throughput(Throughput::Elements(N as u64));
+    group.bench_function("contact_intervals", |b| {
+        b.iter(|| {
+            for p in &points {
+                consume(contact_intervals(p, &aabb));
+            }
+        });
+    });
+    let mut batch = PointBoxBatch::default();
+    group.bench_function("point_box_batch", |b| {
+        b.iter(|| batch.intervals(&points, &aabb, |i, t| consume((i, t))));
+    });
+    group.finish();
+}
+
 /// Runs every group with the shared configuration (what `criterion_group!` would generate, but
 /// documented).
 fn benches() {
@@ -452,6 +483,7 @@ fn benches() {
     bench_segment_segment(&mut criterion);
     bench_segment_circle(&mut criterion);
     bench_sweep_point_segment(&mut criterion);
+    bench_point_box(&mut criterion);
 }
 
 criterion_main!(benches);

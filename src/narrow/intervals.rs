@@ -26,6 +26,13 @@ impl Intervals {
 
     /// Appends an interval. Past [`CAPACITY`](Self::CAPACITY) (which the solvers cannot
     /// reach) the last interval is widened instead, so that no contact is ever dropped.
+    /// One interval.
+    pub(crate) fn single(interval: [f32; 2]) -> Self {
+        let mut out = Self::default();
+        out.push(interval);
+        out
+    }
+
     fn push(&mut self, interval: [f32; 2]) {
         if usize::from(self.len) < Self::CAPACITY {
             self.items[usize::from(self.len)] = interval;

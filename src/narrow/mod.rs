@@ -28,11 +28,13 @@
 //! says which. Whether the shapes touch at the very start and end of the step is decided by
 //! the exact static kernels, so consecutive steps agree about the shared moment.
 
+mod batch;
 mod intervals;
 mod path;
 mod poly;
 mod witness;
 
+pub use batch::PointBoxBatch;
 pub use intervals::{Intervals, contact_intervals};
 pub use path::{Shape, ShapePath};
 pub use witness::{Witness, witness};

@@ -166,10 +166,26 @@ impl ShapePath {
     /// end bounds, which contains everything in between under linear motion).
     #[must_use]
     pub fn swept_bounds(&self) -> Aabb2d {
-        let (s, e) = (self.at(0.0).bounds(), self.at(1.0).bounds());
+        // The corners of the moving points' bounds, then the size around them: exactly the
+        // union of `at(0.0).bounds()` and `at(1.0).bounds()` (rounding is monotonic).
+        let ([p, q], grow) = match *self {
+            ShapePath::Point(p) => (p, Vec2::ZERO),
+            ShapePath::Segment { a, b } => (
+                [
+                    a[0].min(a[1]).min(b[0].min(b[1])),
+                    a[0].max(a[1]).max(b[0].max(b[1])),
+                ],
+                Vec2::ZERO,
+            ),
+            ShapePath::Circle { center, radius } => (center, Vec2::splat(radius)),
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            } => (center, half_extents),
+        };
         Aabb2d {
-            min: s.min.min(e.min),
-            max: s.max.max(e.max),
+            min: p.min(q) - grow,
+            max: p.max(q) + grow,
         }
     }
 

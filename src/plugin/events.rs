@@ -89,13 +89,14 @@ impl CollisionEvent {
         }
     }
 
-    /// The order messages are sent in: by time, then entities, then kind.
-    pub(crate) fn order(&self, other: &Self) -> core::cmp::Ordering {
-        self.time_of_impact
-            .total_cmp(&other.time_of_impact)
-            .then(self.entity.cmp(&other.entity))
-            .then(self.other.cmp(&other.other))
-            .then(self.kind.cmp(&other.kind))
+    /// The order messages are sent in, as a key: by time, then entities, then kind.
+    pub(crate) fn order_key(&self) -> (u32, u64, u64, CollisionKind) {
+        (
+            crate::broad::order_key(self.time_of_impact),
+            self.entity.to_bits(),
+            self.other.to_bits(),
+            self.kind,
+        )
     }
 }
 

@@ -8,7 +8,9 @@ use super::components::{
 };
 use super::events::{CollisionEvent, CollisionKind, Touch, transitions};
 use crate::broad::BroadPhase;
-use crate::narrow::{Intervals, Shape, ShapePath, Witness, contact_intervals, witness};
+use crate::narrow::{
+    Intervals, PointBoxBatch, Shape, ShapePath, Witness, contact_intervals, witness,
+};
 use bevy::ecs::prelude::*;
 use bevy::math::{Affine3A, Vec2, bounding::Aabb2d};
 use bevy::platform::collections::HashMap;
@@ -153,6 +155,9 @@ pub struct SweepStats {
     pub touching_pairs: usize,
     /// Events sent (messages; observers get each twice, once per entity).
     pub events: usize,
+    /// Candidate pairs of a point and a box that the narrow phase solved in SIMD batches (a
+    /// box with at least [`PointBoxBatch::MIN_POINTS`] points near it).
+    pub batched_pairs: usize,
     /// Chunks the narrow phase ran in parallel on the compute task pool (0: it ran serially).
     pub parallel_chunks: usize,
     /// Wall-clock time of the whole sweep, from the start of
@@ -198,12 +203,20 @@ pub struct TickState {
     pairs: Vec<(u32, u32)>,
     /// Pairs that touch in this tick, with when, in the order of `pairs`.
     results: Vec<(u32, u32, Intervals)>,
+    /// Point–box pairs as `(box, point, pair)`, sorted by box.
+    groups: Vec<(u32, u32, u32)>,
+    /// Pairs solved in batches (by index into `pairs`; empty if none).
+    skip: Vec<bool>,
+    batch: PointBoxBatch,
     /// Each parallel chunk's share of `results`.
     chunks: Vec<Vec<(u32, u32, Intervals)>>,
     /// Events to trigger on observed entities.
     targets: Vec<CollisionEvent>,
     kinds: Vec<(CollisionKind, f32)>,
     events: Vec<CollisionEvent>,
+    /// The events' order keys, and the events in that order.
+    order: Vec<((u32, u64, u64, CollisionKind), u32)>,
+    sorted: Vec<CollisionEvent>,
 }
 
 /// Where this tick's motion starts for new and teleported colliders: where they are now.
@@ -222,7 +235,7 @@ pub(crate) fn prepare(
         // teleported: start from here.
         if swept.previous.is_none() || teleport || collider.is_added() {
             let world = world_transform(entity, &transforms).filter(transform_is_finite);
-            swept.previous = world.map(|w| collider.shape_under(&w));
+            swept.previous = world.map(|w| collider.shape_under(&w)).filter(usable);
             swept.previous_world = world;
         }
     }
@@ -277,12 +290,25 @@ fn problem(
         return Err("its world transform is not finite");
     }
     let shape = collider.shape_under(&world);
-    let usable =
-        ShapePath::still(shape).is_valid() && !matches!(shape, Shape::Segment(a, b) if a == b);
-    if usable {
+    if usable(&shape) {
         Ok(shape)
     } else {
         Err("its world-space shape is degenerate or not finite (check the scale)")
+    }
+}
+
+/// `true` if the shape can be swept: finite, with positive sizes, and a segment's ends apart.
+fn usable(shape: &Shape) -> bool {
+    match *shape {
+        Shape::Point(p) => p.is_finite(),
+        Shape::Segment(a, b) => a.is_finite() && b.is_finite() && a != b,
+        Shape::Circle { center, radius } => {
+            center.is_finite() && radius.is_finite() && radius > 0.0
+        }
+        Shape::Aabb {
+            center,
+            half_extents,
+        } => center.is_finite() && half_extents.is_finite() && half_extents.cmpgt(Vec2::ZERO).all(),
     }
 }
 
@@ -310,6 +336,7 @@ pub(crate) fn broad_phase(
     state.tick += 1;
     state.duration = time.delta_secs();
     state.bodies.clear();
+    state.bounds.clear();
     for (entity, collider, mut swept, layers, velocity, angular, transform) in &mut colliders {
         let world = transform.and_then(|(t, parent)| world_transform_from(t, parent, &transforms));
         let end = match problem(collider, world, velocity, angular) {
@@ -324,17 +351,17 @@ pub(crate) fn broad_phase(
         if !skipped.reasons.is_empty() && skipped.reasons.remove(&entity).is_some() {
             log::info!("bevy_sweep: collider {entity} is usable again");
         }
-        // The start: where it was; if its kind of shape changed since, the new shape where
-        // it was.
-        let start = match (swept.previous, swept.previous_world) {
-            (Some(previous), _) if ShapePath::between(previous, end).is_some() => Some(previous),
-            (_, Some(w)) => Some(collider.shape_under(&w)),
-            _ => None,
-        };
-        let path = start
-            .and_then(|start| ShapePath::between(start, end))
-            .filter(ShapePath::is_valid)
+        // The start: where it was (a usable shape: `previous` is only ever set to one); if
+        // its kind of shape changed since, the new shape where it was.
+        let path = swept
+            .previous
+            .and_then(|previous| ShapePath::between(previous, end))
+            .or_else(|| {
+                let start = collider.shape_under(&swept.previous_world?);
+                ShapePath::between(start, end).filter(ShapePath::is_valid)
+            })
             .unwrap_or_else(|| ShapePath::still(end));
+        let swept = swept.into_inner();
         swept.path = Some(path);
         swept.previous = Some(end);
         swept.previous_world = world;
@@ -343,12 +370,9 @@ pub(crate) fn broad_phase(
             path,
             layers: *layers,
         });
+        state.bounds.push(inflate(path.swept_bounds()));
     }
     skipped.reasons.retain(|&e, _| colliders.contains(e));
-    state.bounds.clear();
-    state
-        .bounds
-        .extend(state.bodies.iter().map(|b| inflate(b.path.swept_bounds())));
     state.broad.set_method(settings.broad_phase);
     let bodies = &state.bodies;
     state.broad.find_pairs(
@@ -370,7 +394,8 @@ pub(crate) fn broad_phase(
     };
 }
 
-/// Contact intervals of every candidate pair, in parallel when allowed.
+/// Contact intervals of every candidate pair, in parallel when allowed; points against a
+/// box shared by many points in SIMD batches.
 pub(crate) fn narrow_phase(
     settings: Res<SweepSettings>,
     mut state: ResMut<TickState>,
@@ -378,13 +403,23 @@ pub(crate) fn narrow_phase(
 ) {
     let began = Instant::now();
     let state = &mut *state;
+    let batched = group_points_by_box(state);
     let bodies = &state.bodies;
-    let solve = |pairs: &[(u32, u32)], out: &mut Vec<(u32, u32, Intervals)>| {
+    let skip = &state.skip;
+    // The pairs `pairs`, the first of which is pair `offset`.
+    let solve = |offset: usize, pairs: &[(u32, u32)], out: &mut Vec<(u32, u32, Intervals)>| {
         out.clear();
-        out.extend(pairs.iter().filter_map(|&(i, j)| {
-            let intervals = contact_intervals(&bodies[i as usize].path, &bodies[j as usize].path);
-            (!intervals.is_empty()).then_some((i, j, intervals))
-        }));
+        out.extend(
+            pairs
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| skip.get(offset + k) != Some(&true))
+                .filter_map(|(_, &(i, j))| {
+                    let intervals =
+                        contact_intervals(&bodies[i as usize].path, &bodies[j as usize].path);
+                    (!intervals.is_empty()).then_some((i, j, intervals))
+                }),
+        );
     };
     const CHUNK: usize = 512;
     match ComputeTaskPool::try_get() {
@@ -397,8 +432,10 @@ pub(crate) fn narrow_phase(
             }
             stats.parallel_chunks = count;
             pool.scope(|scope| {
-                for (pairs, out) in state.pairs.chunks(CHUNK).zip(&mut state.chunks) {
-                    scope.spawn(async move { solve(pairs, out) });
+                for (c, (pairs, out)) in
+                    state.pairs.chunks(CHUNK).zip(&mut state.chunks).enumerate()
+                {
+                    scope.spawn(async move { solve(c * CHUNK, pairs, out) });
                 }
             });
             state.results.clear();
@@ -406,10 +443,60 @@ pub(crate) fn narrow_phase(
                 state.results.extend_from_slice(out);
             }
         }
-        _ => solve(&state.pairs, &mut state.results),
+        _ => solve(0, &state.pairs, &mut state.results),
     }
+    // The batches, after the other pairs (the report does not depend on the order of pairs).
+    for group in state.groups.chunk_by(|a, b| a.0 == b.0) {
+        if group.len() < PointBoxBatch::MIN_POINTS {
+            continue;
+        }
+        let (pairs, results) = (&state.pairs, &mut state.results);
+        state.batch.intervals_of(
+            group
+                .iter()
+                .map(|&(_, point, k)| (k as usize, bodies[point as usize].path)),
+            &bodies[group[0].0 as usize].path,
+            |k, interval| {
+                let (i, j) = pairs[k];
+                results.push((i, j, Intervals::single(interval)));
+            },
+        );
+    }
+    stats.batched_pairs = batched;
     stats.touching_pairs = state.results.len();
     stats.narrow_phase_time = began.elapsed();
+}
+
+/// Puts every point–box pair in `state.groups` as `(box, point, pair)`, sorted by box, and
+/// marks in `state.skip` the pairs of boxes with at least [`PointBoxBatch::MIN_POINTS`]
+/// points, which are solved in batches; returns their number.
+fn group_points_by_box(state: &mut TickState) -> usize {
+    state.groups.clear();
+    state.skip.clear();
+    let bodies = &state.bodies;
+    for (k, &(i, j)) in (0u32..).zip(&state.pairs) {
+        match (&bodies[i as usize].path, &bodies[j as usize].path) {
+            (ShapePath::Point(_), ShapePath::Aabb { .. }) => state.groups.push((j, i, k)),
+            (ShapePath::Aabb { .. }, ShapePath::Point(_)) => state.groups.push((i, j, k)),
+            _ => {}
+        }
+    }
+    if state.groups.len() < PointBoxBatch::MIN_POINTS {
+        state.groups.clear();
+        return 0;
+    }
+    state.groups.sort_unstable();
+    state.skip.resize(state.pairs.len(), false);
+    let mut batched = 0;
+    for group in state.groups.chunk_by(|a, b| a.0 == b.0) {
+        if group.len() >= PointBoxBatch::MIN_POINTS {
+            batched += group.len();
+            for &(_, _, k) in group {
+                state.skip[k as usize] = true;
+            }
+        }
+    }
+    batched
 }
 
 fn event(
@@ -524,7 +611,17 @@ pub(crate) fn report(world: &mut World) {
         world.resource_scope(|world, mut contacts: Mut<Contacts>| {
             pair_events(world, state, &mut contacts);
         });
-        state.events.sort_unstable_by(CollisionEvent::order);
+        // Sorted by key and gathered: sorting the events themselves moves far more bytes.
+        state.order.clear();
+        state
+            .order
+            .extend((0u32..).zip(&state.events).map(|(i, e)| (e.order_key(), i)));
+        state.order.sort_unstable();
+        state.sorted.clear();
+        state
+            .sorted
+            .extend(state.order.iter().map(|&(_, i)| state.events[i as usize]));
+        core::mem::swap(&mut state.events, &mut state.sorted);
         if !state.events.is_empty() {
             world.write_message_batch(state.events.iter().copied());
             trigger_observers(world, &state.events, &mut state.targets);

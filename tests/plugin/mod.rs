@@ -2,6 +2,7 @@
 
 #[cfg(feature = "debug-draw")]
 mod debug_draw;
+mod batch;
 mod harness;
 mod lifecycle;
 mod oracle;

@@ -1,0 +1,78 @@
+//! Many points against one box: the plugin solves them as a SIMD batch
+//! (`PointBoxBatch`), and its events are those of the pair kernel, one pair at a time.
+
+use super::harness::*;
+use bevy::prelude::*;
+use bevy_sweep::narrow::{PointBoxBatch, contact_intervals};
+use bevy_sweep::prelude::*;
+
+/// Forty bullets, each at its own speed and height, fired through a still wall two units
+/// thick in one tick; and five that stop short of it.
+#[test]
+fn bullets_through_a_wall_are_batched_and_exact() {
+    for parallel in [false, true] {
+        let mut app = app_with(SweepPlugin {
+            parallel,
+            ..SweepPlugin::default()
+        });
+        let wall = app
+            .world_mut()
+            .spawn((Collider::aabb(Vec2::new(1.0, 50.0)), Transform::default()))
+            .id();
+        // Bullet `i` starts at x0 = -20 - i/4 and ends the tick at x = 30.
+        let start = |i: usize| Vec2::new(-20.0 - i as f32 / 4.0, -40.0 + 2.0 * i as f32);
+        let bullets: Vec<Entity> = (0..45)
+            .map(|i| {
+                let end_x = if i < 40 { 30.0 } else { -1.5 };
+                let velocity = Vec2::new((end_x - start(i).x) / TICK, 0.0);
+                app.world_mut()
+                    .spawn((
+                        Collider::point(),
+                        Transform::from_translation(start(i).extend(0.0)),
+                        Velocity(velocity),
+                    ))
+                    .id()
+            })
+            .collect();
+        let events = tick(&mut app);
+        assert_well_formed(&events);
+        let stats = *app.world().resource::<SweepStats>();
+        assert!(
+            stats.batched_pairs >= 40 && stats.batched_pairs >= PointBoxBatch::MIN_POINTS,
+            "the bullets near the wall are batched: {stats:?}"
+        );
+        let wall_path = app.world().get::<SweptPath>(wall).unwrap().path.unwrap();
+        for (i, &bullet) in bullets.iter().enumerate() {
+            let mine: Vec<CollisionEvent> = events
+                .iter()
+                .filter(|e| e.entity == bullet || e.other == bullet)
+                .map(|e| seen_from(e, bullet))
+                .collect();
+            if i >= 40 {
+                assert!(mine.is_empty(), "bullet {i} stops short: {mine:?}");
+                continue;
+            }
+            // In at x = -1, out at x = 1: closed form, and the pair kernel on the same paths.
+            let x0 = start(i).x;
+            let (enter, leave) = ((-1.0 - x0) / (30.0 - x0), (1.0 - x0) / (30.0 - x0));
+            let path = app.world().get::<SweptPath>(bullet).unwrap().path.unwrap();
+            let [[kernel_enter, kernel_leave]] = contact_intervals(&path, &wall_path)[..] else {
+                panic!("bullet {i}: the pair kernel finds one contact");
+            };
+            let kinds: Vec<CollisionKind> = mine.iter().map(|e| e.kind).collect();
+            assert_eq!(
+                kinds,
+                [CollisionKind::Started, CollisionKind::Ended],
+                "bullet {i}"
+            );
+            assert!(mine.iter().all(|e| e.other == wall), "bullet {i}");
+            let what = format!("bullet {i} (parallel: {parallel})");
+            assert_close(mine[0].time_of_impact, enter, 1e-5, &what);
+            assert_close(mine[1].time_of_impact, leave, 1e-5, &what);
+            assert_close(mine[0].time_of_impact, kernel_enter, 2e-7, &what);
+            assert_close(mine[1].time_of_impact, kernel_leave, 2e-7, &what);
+            assert_vec_close(mine[0].point, Vec2::new(-1.0, start(i).y), 1e-3, &what);
+            assert_vec_close(mine[1].point, Vec2::new(1.0, start(i).y), 1e-3, &what);
+        }
+    }
+}
