@@ -59,6 +59,7 @@ mod radix;
 mod sap;
 mod strips;
 
+pub(crate) use radix::sort_by_high_half;
 pub(crate) use sap::order_key;
 
 use bevy_math::bounding::Aabb2d;

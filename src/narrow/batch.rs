@@ -136,8 +136,8 @@ impl PointBoxBatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bevy_math::Vec2;
     use crate::narrow::contact_intervals;
+    use bevy_math::Vec2;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

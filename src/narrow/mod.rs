@@ -35,6 +35,7 @@ mod poly;
 mod witness;
 
 pub use batch::PointBoxBatch;
+pub(crate) use intervals::contact_intervals_of_valid;
 pub use intervals::{Intervals, contact_intervals};
 pub use path::{Shape, ShapePath};
 pub use witness::{Witness, witness};

@@ -1,8 +1,8 @@
 //! The plugin in headless Apps (`MinimalPlugins`, one fixed tick per update).
 
+mod batch;
 #[cfg(feature = "debug-draw")]
 mod debug_draw;
-mod batch;
 mod harness;
 mod lifecycle;
 mod oracle;
