@@ -616,13 +616,16 @@ fn pair_events(world: &World, state: &mut TickState, contacts: &mut Contacts) {
     }
     // Pairs in contact last tick with no contact now: apart, despawned, skipped, or no
     // longer tested. Their contact ended at the start of this tick.
-    // This tick's path of a collider that still has one (a removed `Collider` leaves its last
-    // `SweptPath` behind).
+    // This tick's path of a collider. A removed `Collider` leaves its last `SweptPath`
+    // behind, from the last tick it was swept: it stands still where that tick left it, the
+    // start of this one.
     let path = |e: Entity| {
-        world
-            .get::<SweptPath>(e)
-            .filter(|_| world.get::<Collider>(e).is_some())
-            .and_then(|s| s.path)
+        let path = world.get::<SweptPath>(e)?.path?;
+        Some(if world.get::<Collider>(e).is_some() {
+            path
+        } else {
+            ShapePath::still(path.at(1.0))
+        })
     };
     let events = &mut state.events;
     contacts.pairs.retain(|&(ea, eb), record| {
