@@ -30,28 +30,36 @@
 //!
 //! [`BroadPhaseMethod::Strips`], the default of
 //! [`SweepPlugin::broad_phase`](crate::SweepPlugin). `cargo bench --bench broad`, one run on
-//! the project's shared two-core machine (under load, so read the ratios), median ms per call
-//! over boxes shaped like a tick's swept bounds (400 square units per box; "clustered": nine
-//! in ten boxes in a corner a tenth of the arena wide; "long segments": a third are flat boxes
-//! 40–400 units long; "huge boxes": one in a thousand a tenth of the arena wide):
+//! the project's shared two-core machine (noisy, so read the ratios), median ms per call
+//! over boxes shaped like a tick's swept bounds, given in random order (400 square units per
+//! box; "clustered": nine in ten boxes in a corner a tenth of the arena wide; "long segments":
+//! a third are flat boxes 40–400 units long; "huge boxes": one in a thousand a tenth of the
+//! arena wide). The other methods' times include building the strips for the queries (see
+//! [`BroadPhase::find_pairs`]), a few percent of theirs.
 //!
 //! | scene | boxes | pairs | sort and sweep | **strips** | grid | BVH |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | uniform | 1,000 | 283 | 0.336 | **0.112** | 0.459 | 0.843 |
-//! | uniform | 10,000 | 2,857 | 5.95 | **1.65** | 7.32 | 13.1 |
-//! | uniform | 100,000 | 28,934 | 154 | **18.0** | 127 | 168 |
-//! | clustered | 10,000 | 63,644 | 15.4 | **4.59** | 18.0 | 19.9 |
-//! | clustered | 100,000 | 650,512 | 607 | **52.6** | 281 | 246 |
-//! | long segments | 10,000 | 18,935 | 5.19 | **2.13** | 50.3 | 24.5 |
-//! | long segments | 100,000 | 193,396 | 1,950 | **28.1** | 1,200 | 605 |
-//! | huge boxes | 10,000 | 3,787 | 5.66 | **1.51** | 8.28 | 13.4 |
-//! | huge boxes | 100,000 | 127,057 | 154 | **22.0** | 161 | 211 |
+//! | uniform | 1,000 | 283 | 0.135 | **0.064** | 0.192 | 0.450 |
+//! | uniform | 10,000 | 2,857 | 2.56 | **0.596** | 2.49 | 5.26 |
+//! | uniform | 100,000 | 28,934 | 70.7 | **7.18** | 46.5 | 80.8 |
+//! | clustered | 10,000 | 63,644 | 6.86 | **2.07** | 9.09 | 10.2 |
+//! | clustered | 100,000 | 650,512 | 327 | **22.5** | 112 | 115 |
+//! | long segments | 10,000 | 18,935 | 3.05 | **1.31** | 28.7 | 12.5 |
+//! | long segments | 100,000 | 193,396 | 977 | **14.5** | 466 | 158 |
+//! | huge boxes | 10,000 | 3,787 | 2.56 | **0.640** | 3.31 | 5.61 |
+//! | huge boxes | 100,000 | 127,057 | 75.5 | **9.28** | 64.8 | 88.1 |
 //!
-//! Strips win every scene, by 3× to 70×, and grow near-linearly (10× the boxes: 11× the time,
-//! where the pairs grow 10×). Sort and sweep on one axis degrades as `n^1.5` and worse in a
-//! shared column. The hashed grid and the BVH do linear and `n log n` work, but every lookup
-//! lands somewhere else in memory: on this machine that costs more than sorting short rows
-//! that stay in cache.
+//! Strips win every scene, by 2.3× to 67×, and grow near-linearly (10× the boxes: 11–12× the
+//! time, where the pairs grow 10×). Sort and sweep on one axis degrades as `n^1.5` and worse in
+//! a shared column. The hashed grid and the BVH do linear and `n log n` work, but every
+//! lookup lands somewhere else in memory: on this machine that costs more than sweeping short
+//! rows that stay in cache.
+//!
+//! The strips cost two linear passes before the sweep: one radix sort of all the boxes by
+//! their left edge, then a counting sort into rows, which keeps that order, so no row is ever
+//! sorted on its own. The plugin hands the boxes over already in that order (it keeps its
+//! colliders sorted by left edge, so that the narrow phase reads neighbours in memory), and
+//! the radix sort then costs one pass.
 //!
 mod bvh;
 mod grid;
