@@ -56,28 +56,43 @@ fn populate(app: &mut App) {
             AngularVelocity(next() * 6.0),
         ));
     }
+    // A box with many points around it, solved in SIMD batches.
+    app.world_mut().spawn((
+        Collider::aabb(Vec2::splat(10.0)),
+        Transform::from_xyz(200.0, 0.0, 0.0),
+    ));
+    for _ in 0..64 {
+        let position = Vec2::new(200.0 + next() * 15.0, next() * 15.0);
+        app.world_mut().spawn((
+            Collider::point(),
+            Transform::from_translation(position.extend(0.0)),
+            Velocity(Vec2::new(next(), next()) * 100.0),
+        ));
+    }
 }
 
 /// Every event of 15 ticks as text (Rust prints the shortest decimal that round-trips, so
-/// two different floats never print the same), and the parallel chunks the ticks used.
-fn run(plugin: SweepPlugin) -> (String, usize, usize) {
+/// two different floats never print the same), the parallel chunks the ticks used, and the
+/// pairs they solved in batches.
+fn run(plugin: SweepPlugin) -> (String, usize, usize, usize) {
     let mut app = app(plugin);
     populate(&mut app);
-    let (mut stream, mut count, mut chunks) = (String::new(), 0, 0);
+    let (mut stream, mut count, mut chunks, mut batched) = (String::new(), 0, 0, 0);
     for t in 0..15 {
         app.update();
         chunks += app.world().resource::<SweepStats>().parallel_chunks;
+        batched += app.world().resource::<SweepStats>().batched_pairs;
         for e in core::mem::take(&mut app.world_mut().resource_mut::<Recorded>().0) {
             stream.push_str(&format!("{t} {e:?}\n"));
             count += 1;
         }
     }
-    (stream, count, chunks)
+    (stream, count, chunks, batched)
 }
 
 #[test]
 fn same_scene_same_events_serial_or_parallel() {
-    let (first, count, chunks) = run(SweepPlugin::default());
+    let (first, count, chunks, batched) = run(SweepPlugin::default());
     let threads = ComputeTaskPool::get().thread_num();
     assert!(
         threads > 1,
@@ -88,9 +103,13 @@ fn same_scene_same_events_serial_or_parallel() {
         "the narrow phase should have run in parallel ({chunks} chunks)"
     );
     assert!(count > 500, "the scene should be busy, got {count} events");
-    let (second, _, _) = run(SweepPlugin::default());
+    assert!(
+        batched > 100,
+        "points near the box should be batched ({batched} pairs)"
+    );
+    let (second, ..) = run(SweepPlugin::default());
     assert_eq!(first, second, "two runs differ");
-    let (serial, _, serial_chunks) = run(SweepPlugin {
+    let (serial, _, serial_chunks, _) = run(SweepPlugin {
         parallel: false,
         ..default()
     });

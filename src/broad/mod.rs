@@ -49,8 +49,8 @@
 //! | huge boxes | 10,000 | 3,787 | 2.56 | **0.640** | 3.31 | 5.61 |
 //! | huge boxes | 100,000 | 127,057 | 75.5 | **9.28** | 64.8 | 88.1 |
 //!
-//! Strips win every scene, by 2.3× to 67×, and grow near-linearly (10× the boxes: 11–12× the
-//! time, where the pairs grow 10×). Sort and sweep on one axis degrades as `n^1.5` and worse in
+//! Strips win every scene, by 2.1× to 67×, and grow near-linearly (10× the boxes: 9–15× the
+//! time, where the pairs grow 10–34×). Sort and sweep on one axis degrades as `n^1.5` and worse in
 //! a shared column. The hashed grid and the BVH do linear and `n log n` work, but every
 //! lookup lands somewhere else in memory: on this machine that costs more than sweeping short
 //! rows that stay in cache.

@@ -4,8 +4,8 @@
 //! A row holds only the boxes near one height, so the sweep compares a box with its true
 //! neighbours instead of with everything that shares its x-range, and everything a row needs
 //! sits together in memory. The boxes are sorted by lower x edge once (a radix sort) and dealt
-//! into their rows in that order (a counting sort): both linear. A pair is reported only from the row holding
-//! the higher of the two boxes' lower edges, so it is reported once.
+//! into their rows in that order (a counting sort): both linear. A pair is reported only from
+//! the row holding the higher of the two boxes' lower edges, so it is reported once.
 
 use super::radix::sort_by_high_half;
 use super::sap::order_key;
@@ -60,7 +60,8 @@ impl Rows {
     /// The row of height `y` (monotonic; clamped to the rows there are).
     #[inline]
     fn of(&self, y: f32) -> usize {
-        // `y` is at least `bottom`, so truncation is the floor; the cast saturates.
+        // Truncation is the floor where `y` is at least `bottom`; below it the difference is
+        // negative and the cast saturates to row 0.
         (((f64::from(y) - self.bottom) * self.scale) as usize).min(self.count - 1)
     }
 }

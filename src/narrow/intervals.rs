@@ -24,8 +24,6 @@ impl Intervals {
     /// at least one of them.
     pub const CAPACITY: usize = 18;
 
-    /// Appends an interval. Past [`CAPACITY`](Self::CAPACITY) (which the solvers cannot
-    /// reach) the last interval is widened instead, so that no contact is ever dropped.
     /// One interval.
     pub(crate) fn single(interval: [f32; 2]) -> Self {
         let mut out = Self::default();
@@ -33,6 +31,8 @@ impl Intervals {
         out
     }
 
+    /// Appends an interval. Past [`CAPACITY`](Self::CAPACITY) (which the solvers cannot
+    /// reach) the last interval is widened instead, so that no contact is ever dropped.
     fn push(&mut self, interval: [f32; 2]) {
         if usize::from(self.len) < Self::CAPACITY {
             self.items[usize::from(self.len)] = interval;

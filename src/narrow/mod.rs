@@ -27,6 +27,10 @@
 //! first; between two such moments contact does not change, and one test at the midpoint
 //! says which. Whether the shapes touch at the very start and end of the step is decided by
 //! the exact static kernels, so consecutive steps agree about the shared moment.
+//!
+//! Many points against one box (bullets near a wall) can also be solved together:
+//! [`PointBoxBatch`] clips their relative paths eight at a time with SIMD, as the plugin does
+//! for a box with at least [`PointBoxBatch::MIN_POINTS`] points near it.
 
 mod batch;
 mod intervals;

@@ -239,6 +239,10 @@ pub struct SweptPath {
     /// Its world transform then (to rebuild the start when the collider's kind changes).
     #[reflect(ignore)]
     pub(crate) previous_world: Option<Affine3A>,
+    /// The plugin's tick in which `path` was written (an entity left out of a tick keeps the
+    /// path of the last tick it was swept in).
+    #[reflect(ignore)]
+    pub(crate) tick: u64,
 }
 
 impl SweptPath {

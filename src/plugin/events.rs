@@ -31,10 +31,13 @@ pub enum CollisionKind {
 /// Every field is finite. The normal points from `other` towards `entity`: for a contact that
 /// begins, `entity` comes from that side; for one that ends, it leaves towards it.
 ///
-/// When a collider is despawned (or skipped, or its layers stop interacting) while in
-/// contact, the next tick sends `Ended` at time `0` with the place of the contact's last
-/// event; the despawned entity can no longer be read, the other one can, and the observer
-/// event is triggered on the one that still exists.
+/// When a collider is despawned, loses its `Collider` or `CollisionLayers`, is skipped as
+/// unusable, or its layers stop interacting while in contact, the next tick sends `Ended` at
+/// time `0`. Its place is where the two were at the start of that tick (for one that was not
+/// swept in it, where it was when last swept); for a despawned or skipped collider, whose
+/// place is unknown, the place of the contact's last event. The despawned entity can no
+/// longer be read, the other one can, and the observer event is triggered on the one that
+/// still exists.
 #[derive(Message, EntityEvent, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Debug, PartialEq, Clone)]
 pub struct CollisionEvent {

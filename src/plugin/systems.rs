@@ -208,7 +208,8 @@ pub struct TickState {
     /// The broad phase over `bounds` (indices into `bodies`).
     pub(crate) broad: BroadPhase,
     pairs: Vec<(u32, u32)>,
-    /// Pairs that touch in this tick, with when, in the order of `pairs`.
+    /// Pairs that touch in this tick, with when: those solved one by one in the order of
+    /// `pairs`, then the batched ones (the report does not depend on this order).
     results: Vec<(u32, u32, Intervals)>,
     /// Point–box pairs as `(box, point, pair)`, sorted by box.
     groups: Vec<(u32, u32, u32)>,
@@ -370,6 +371,7 @@ pub(crate) fn broad_phase(
             .unwrap_or_else(|| ShapePath::still(end));
         let swept = swept.into_inner();
         swept.path = Some(path);
+        swept.tick = state.tick;
         swept.previous = Some(end);
         swept.previous_world = world;
         state.bodies.push(Body {
@@ -616,12 +618,13 @@ fn pair_events(world: &World, state: &mut TickState, contacts: &mut Contacts) {
     }
     // Pairs in contact last tick with no contact now: apart, despawned, skipped, or no
     // longer tested. Their contact ended at the start of this tick.
-    // This tick's path of a collider. A removed `Collider` leaves its last `SweptPath`
-    // behind, from the last tick it was swept: it stands still where that tick left it, the
-    // start of this one.
+    // This tick's path of a collider. One left out of this tick (its `Collider` or
+    // `CollisionLayers` removed) keeps the path of the last tick it was swept in: it stands
+    // still where that tick left it, the start of this one.
     let path = |e: Entity| {
-        let path = world.get::<SweptPath>(e)?.path?;
-        Some(if world.get::<Collider>(e).is_some() {
+        let swept = world.get::<SweptPath>(e)?;
+        let path = swept.path?;
+        Some(if swept.tick == tick {
             path
         } else {
             ShapePath::still(path.at(1.0))

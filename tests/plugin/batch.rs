@@ -3,11 +3,17 @@
 
 use super::harness::*;
 use bevy::prelude::*;
+use bevy::tasks::ComputeTaskPool;
 use bevy_sweep::narrow::{PointBoxBatch, contact_intervals};
 use bevy_sweep::prelude::*;
 
-/// Forty bullets, each at its own speed and height, fired through a still wall two units
-/// thick in one tick; and five that stop short of it.
+/// Six hundred bullets, each at its own speed and height, fired through a still wall two
+/// units thick in one tick, and five that stop short of it; beside them, 300 pairs of
+/// overlapping circles. More pairs than one parallel chunk: the batched pairs must be left
+/// out of every chunk, and only they.
+/// Bullets that reach the wall.
+const PASSING: usize = 600;
+
 #[test]
 fn bullets_through_a_wall_are_batched_and_exact() {
     for parallel in [false, true] {
@@ -17,13 +23,13 @@ fn bullets_through_a_wall_are_batched_and_exact() {
         });
         let wall = app
             .world_mut()
-            .spawn((Collider::aabb(Vec2::new(1.0, 50.0)), Transform::default()))
+            .spawn((Collider::aabb(Vec2::new(1.0, 62.0)), Transform::default()))
             .id();
-        // Bullet `i` starts at x0 = -20 - i/4 and ends the tick at x = 30.
-        let start = |i: usize| Vec2::new(-20.0 - i as f32 / 4.0, -40.0 + 2.0 * i as f32);
-        let bullets: Vec<Entity> = (0..45)
+        // Bullet `i` starts at x0 = -20 - i/40 and ends the tick at x = 30.
+        let start = |i: usize| Vec2::new(-20.0 - i as f32 / 40.0, -60.0 + 0.2 * i as f32);
+        let bullets: Vec<Entity> = (0..PASSING + 5)
             .map(|i| {
-                let end_x = if i < 40 { 30.0 } else { -1.5 };
+                let end_x = if i < PASSING { 30.0 } else { -1.5 };
                 let velocity = Vec2::new((end_x - start(i).x) / TICK, 0.0);
                 app.world_mut()
                     .spawn((
@@ -34,13 +40,35 @@ fn bullets_through_a_wall_are_batched_and_exact() {
                     .id()
             })
             .collect();
+        // Pairs solved one by one, in the same chunks: still circles that overlap in pairs.
+        let circles: Vec<Entity> = (0..600)
+            .map(|k| {
+                let x = 1000.0 + 5.0 * (k / 2) as f32 + 1.5 * (k % 2) as f32;
+                app.world_mut()
+                    .spawn((Collider::circle(1.0), Transform::from_xyz(x, 0.0, 0.0)))
+                    .id()
+            })
+            .collect();
         let events = tick(&mut app);
+        for pair in circles.chunks(2) {
+            let theirs: Vec<CollisionKind> = events
+                .iter()
+                .filter(|e| pair.contains(&e.entity) || pair.contains(&e.other))
+                .map(|e| e.kind)
+                .collect();
+            assert_eq!(theirs, [CollisionKind::Started], "circles {pair:?}");
+        }
         assert_well_formed(&events);
         let stats = *app.world().resource::<SweepStats>();
-        assert!(
-            stats.batched_pairs >= 40 && stats.batched_pairs >= PointBoxBatch::MIN_POINTS,
-            "the bullets near the wall are batched: {stats:?}"
+        // Every bullet that reaches the wall is batched.
+        const { assert!(PASSING >= PointBoxBatch::MIN_POINTS) };
+        assert_eq!(
+            stats.batched_pairs, PASSING,
+            "the bullets that reach the wall are batched: {stats:?}"
         );
+        if parallel && ComputeTaskPool::get().thread_num() > 1 {
+            assert!(stats.parallel_chunks > 1, "{stats:?}");
+        }
         let wall_path = app.world().get::<SweptPath>(wall).unwrap().path.unwrap();
         for (i, &bullet) in bullets.iter().enumerate() {
             let mine: Vec<CollisionEvent> = events
@@ -48,7 +76,7 @@ fn bullets_through_a_wall_are_batched_and_exact() {
                 .filter(|e| e.entity == bullet || e.other == bullet)
                 .map(|e| seen_from(e, bullet))
                 .collect();
-            if i >= 40 {
+            if i >= PASSING {
                 assert!(mine.is_empty(), "bullet {i} stops short: {mine:?}");
                 continue;
             }

@@ -462,48 +462,51 @@ fn children_collide_in_world_space() {
     assert_vec_close(b, v(10.0, 1.0), 1e-5, "child endpoint");
 }
 
-/// A collider removed, moved, and inserted again starts afresh where it is.
-/// Removing the `Collider` (the entity stays) ends its contacts where the collider was when it
-/// was last swept, not where the contact started nor where it was a tick earlier.
+/// Removing the `Collider` or the `CollisionLayers` (the entity stays) ends its contacts where
+/// the collider was when it was last swept, not where the contact started nor where it was a
+/// tick earlier.
 #[test]
 fn removing_a_collider_ends_its_contacts_where_it_last_was() {
-    let mut app = app();
-    let ball = app
-        .world_mut()
-        .spawn((
-            Collider::circle(1.0),
-            Transform::IDENTITY,
-            Velocity(v(1.0 / TICK, 0.0)),
-        ))
-        .id();
-    let floor = app
-        .world_mut()
-        .spawn((
-            Collider::aabb(v(50.0, 1.0)),
-            Transform::from_xyz(0.0, -2.0, 0.0),
-        ))
-        .id();
-    // The ball slides along the floor's top, one unit per tick: x = 1, 2, 3, 4.
-    let started = tick(&mut app);
-    assert_eq!(started.len(), 1, "{started:?}");
-    for _ in 0..3 {
-        assert!(tick(&mut app).is_empty(), "a sliding contact stays silent");
+    for remove_layers in [false, true] {
+        let mut app = app();
+        let ball = app
+            .world_mut()
+            .spawn((
+                Collider::circle(1.0),
+                Transform::IDENTITY,
+                Velocity(v(1.0 / TICK, 0.0)),
+            ))
+            .id();
+        let floor = app
+            .world_mut()
+            .spawn((
+                Collider::aabb(v(50.0, 1.0)),
+                Transform::from_xyz(0.0, -2.0, 0.0),
+            ))
+            .id();
+        // The ball slides along the floor's top, one unit per tick: x = 1, 2, 3, 4.
+        let started = tick(&mut app);
+        assert_eq!(started.len(), 1, "{started:?}");
+        for _ in 0..3 {
+            assert!(tick(&mut app).is_empty(), "a sliding contact stays silent");
+        }
+        if remove_layers {
+            app.world_mut().entity_mut(ball).remove::<CollisionLayers>();
+        } else {
+            app.world_mut().entity_mut(ball).remove::<Collider>();
+        }
+        let events = tick(&mut app);
+        let what = if remove_layers { "layers" } else { "collider" };
+        assert_eq!(events.len(), 1, "{what}: {events:?}");
+        let ended = seen_from(&events[0], ball);
+        assert_eq!((ended.kind, ended.other), (CollisionKind::Ended, floor));
+        assert_eq!(ended.time_of_impact, 0.0);
+        assert_vec_close(ended.point, v(4.0, -1.0), 1e-4, what);
+        assert!(app.world().resource::<Contacts>().is_empty());
     }
-    app.world_mut().entity_mut(ball).remove::<Collider>();
-    let events = tick(&mut app);
-    assert_eq!(events.len(), 1, "{events:?}");
-    let ended = seen_from(&events[0], ball);
-    assert_eq!((ended.kind, ended.other), (CollisionKind::Ended, floor));
-    assert_eq!(ended.time_of_impact, 0.0);
-    assert_vec_close(
-        ended.point,
-        v(4.0, -1.0),
-        1e-4,
-        "where the ball last touched",
-    );
-    assert!(app.world().resource::<Contacts>().is_empty());
 }
 
+/// A collider removed, moved, and inserted again starts afresh where it is.
 #[test]
 fn reinserted_colliders_do_not_sweep_the_time_they_were_away() {
     let mut app = app();
