@@ -600,19 +600,14 @@ fn pair_events(world: &World, state: &mut TickState, contacts: &mut Contacts) {
                 last = Some(e);
             }
         }
-        match (after, last, entry) {
-            (Touch::Apart, _, Entry::Occupied(occupied)) | (_, None, Entry::Occupied(occupied)) => {
-                occupied.remove();
-            }
-            (Touch::Apart, _, Entry::Vacant(_)) | (_, None, Entry::Vacant(_)) => {}
-            (state, Some(last), entry) => {
-                let record = Record { state, last, tick };
-                match entry {
-                    Entry::Occupied(mut occupied) => *occupied.get_mut() = record,
-                    Entry::Vacant(vacant) => {
-                        vacant.insert(record);
-                    }
+        match (after, last) {
+            (Touch::Apart, _) | (_, None) => {
+                if let Entry::Occupied(occupied) = entry {
+                    occupied.remove();
                 }
+            }
+            (state, Some(last)) => {
+                entry.insert(Record { state, last, tick });
             }
         }
     }
