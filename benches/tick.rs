@@ -129,22 +129,30 @@ fn tick(c: &mut Criterion) {
         .measurement_time(core::time::Duration::from_secs(3));
     for (name, layout) in [("mixed", Layout::Uniform), ("clustered", Layout::Clustered)] {
         for count in [1_000, 10_000, 100_000] {
-            let mut app = world(count, layout);
+            // Built on first use, so that a filtered run builds only the worlds it measures.
+            let mut app = None;
             group.throughput(Throughput::Elements(count as u64));
             group.bench_function(BenchmarkId::new(name, count), |b| {
+                let app = app.get_or_insert_with(|| world(count, layout));
                 b.iter(|| app.update());
             });
-            report(name, count, &mut app);
+            if let Some(app) = &mut app {
+                report(name, count, app);
+            }
         }
     }
     // The cost of observer delivery: the same 10,000-collider world with one global
     // observer of `CollisionEvent` (every event triggered twice).
-    let mut app = world(10_000, Layout::Uniform);
-    app.add_observer(|contact: On<CollisionEvent>| {
-        std::hint::black_box(contact.event());
-    });
+    let mut app = None;
     group.throughput(Throughput::Elements(10_000));
     group.bench_function(BenchmarkId::new("mixed_observed", 10_000), |b| {
+        let app = app.get_or_insert_with(|| {
+            let mut app = world(10_000, Layout::Uniform);
+            app.add_observer(|contact: On<CollisionEvent>| {
+                std::hint::black_box(contact.event());
+            });
+            app
+        });
         b.iter(|| app.update());
     });
     group.finish();

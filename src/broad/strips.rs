@@ -32,7 +32,7 @@ pub(super) struct Strips {
     extents: Vec<f32>,
     /// Scratch for the percentiles of the lower edges.
     heights: Vec<f32>,
-    /// The rows each box spans, `(first, last)`; `first > last` for an unusable box.
+    /// The rows each usable box spans, `(first, last)`, in the order of `keys`.
     spans: Vec<(u32, u32)>,
     /// Where each row starts in `sorted` (one more element than rows).
     starts: Vec<u32>,
@@ -99,25 +99,25 @@ impl Strips {
 
     /// Fills the rows: each sorted by lower x edge, with the widest box of each.
     ///
-    /// The boxes are sorted by lower x edge once, all together (a radix sort, linear), and
-    /// then dealt into their rows in that order (a counting sort, which keeps it): every row
-    /// comes out sorted without sorting any row.
+    /// The usable boxes are sorted by lower x edge once, all together (a radix sort, linear),
+    /// and then dealt into their rows in that order (a counting sort, which keeps it): every
+    /// row comes out sorted without sorting any row. Each box is checked for usability once,
+    /// and everything after the sort reads the boxes in that order.
     pub(super) fn build(&mut self, bounds: &[Aabb2d]) {
-        self.layout = self.rows(bounds);
         self.sorted.clear();
         self.widths.clear();
+        self.keys.clear();
+        self.keys.extend(
+            (0u32..)
+                .zip(bounds)
+                .filter(|(_, b)| usable(b))
+                .map(|(i, b)| (u64::from(order_key(b.min.x)) << 32) | u64::from(i)),
+        );
+        sort_by_high_half(&mut self.keys, &mut self.scratch);
+        self.layout = self.rows(bounds);
         let Some(rows) = self.layout else {
             return;
         };
-        self.keys.clear();
-        self.keys.extend(
-            bounds
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| usable(b))
-                .map(|(i, b)| (u64::from(order_key(b.min.x)) << 32) | i as u64),
-        );
-        sort_by_high_half(&mut self.keys, &mut self.scratch);
         // Counting sort into rows: `starts[r + 1]` counts row `r`, then becomes where it
         // starts, then advances through it as it is filled (and is restored below).
         self.starts.clear();
@@ -141,11 +141,11 @@ impl Strips {
         };
         self.sorted.resize(total, blank);
         self.widths.resize(rows.count, 0.0);
-        for &key in &self.keys {
+        for (&key, &(first, last)) in self.keys.iter().zip(&self.spans) {
             let index = key as u32;
             let bounds = bounds[index as usize];
-            let (first, last) = self.spans[index as usize];
-            let width = (f64::from(bounds.max.x) - f64::from(bounds.min.x)).next_up();
+            // Rounded to nearest here; each row's widest is rounded up once, below.
+            let width = f64::from(bounds.max.x) - f64::from(bounds.min.x);
             for r in first as usize..=last as usize {
                 self.sorted[self.starts[r] as usize] = Entry {
                     bounds,
@@ -155,6 +155,11 @@ impl Strips {
                 self.starts[r] += 1;
                 self.widths[r] = self.widths[r].max(width);
             }
+        }
+        // The next float above the largest rounded width is at least the largest exact one
+        // (rounding to nearest moves a value by at most half a step).
+        for width in &mut self.widths {
+            *width = width.next_up();
         }
         for r in (1..=rows.count).rev() {
             self.starts[r] = self.starts[r - 1];
@@ -207,10 +212,10 @@ impl Strips {
     }
 
     /// Rows about two median boxes tall, made taller if the boxes would need more than
-    /// [`MAX_ENTRIES_PER_BOX`] entries each, and the rows each box spans (into `spans`).
-    /// `None` if no box is usable.
+    /// [`MAX_ENTRIES_PER_BOX`] entries each, and the rows each usable box spans (into `spans`,
+    /// in the order of `keys`). `None` if no box is usable.
     fn rows(&mut self, bounds: &[Aabb2d]) -> Option<Rows> {
-        let n = bounds.iter().filter(|b| usable(b)).count();
+        let n = self.keys.len();
         if n == 0 {
             return None;
         }
@@ -219,11 +224,8 @@ impl Strips {
         // build.
         self.extents.clear();
         self.heights.clear();
-        for b in bounds
-            .iter()
-            .filter(|b| usable(b))
-            .step_by(n.div_ceil(SAMPLE))
-        {
+        for &key in self.keys.iter().step_by(n.div_ceil(SAMPLE)) {
+            let b = &bounds[key as u32 as usize];
             let size = b.max - b.min;
             self.extents.push(size.x.max(size.y));
             self.heights.push(b.min.y);
@@ -249,17 +251,14 @@ impl Strips {
                 count,
             };
             self.spans.clear();
-            self.spans.extend(bounds.iter().map(|b| {
-                if usable(b) {
-                    (rows.of(b.min.y) as u32, rows.of(b.max.y) as u32)
-                } else {
-                    (1, 0)
-                }
+            self.spans.extend(self.keys.iter().map(|&key| {
+                let b = &bounds[key as u32 as usize];
+                (rows.of(b.min.y) as u32, rows.of(b.max.y) as u32)
             }));
             let entries: usize = self
                 .spans
                 .iter()
-                .map(|&(first, last)| (last + 1).saturating_sub(first) as usize)
+                .map(|&(first, last)| (last - first) as usize + 1)
                 .sum();
             if entries <= MAX_ENTRIES_PER_BOX * n || count == 1 {
                 return Some(rows);
