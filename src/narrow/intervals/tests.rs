@@ -235,3 +235,108 @@ fn near_misses_within_rounding_are_not_contacts() {
     };
     assert_intervals(&other, &disk, &[]);
 }
+
+/// A pair with at least one segment, placed so that the two bounding disks of
+/// [`disks_stay_apart`] touch exactly when the shapes do: the segment points along a
+/// direction `u` at the other shape's nearest point (a point, a circle's rim, a box corner,
+/// another segment's end), and the gap between them closes at a random rate, from a random
+/// size a few rounding steps either side of zero (or a clear gap). Sizes and positions span six orders of
+/// magnitude; some segments also turn a little.
+fn disks_touch_when_shapes_do(rng: &mut impl rand::Rng) -> (ShapePath, ShapePath) {
+    let k = 10f32.powf(rng.random_range(-2.0..4.0));
+    let angle = rng.random_range(0.0..core::f32::consts::TAU);
+    let u = Vec2::from_angle(angle);
+    let origin = Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
+        * k
+        * [1.0, 100.0, 1000.0][rng.random_range(0..3)];
+    let h = k * rng.random_range(0.5..2.0);
+    let gap =
+        k * [0.0, 1e-7, -1e-7, 1e-6, -1e-6, 1e-5, 1e-3, 0.1, 1.0, 5.0][rng.random_range(0..10)];
+    // How much of the gap closes during the step (more than all of it: they meet inside).
+    let closing = rng.random_range(0.0..3.0);
+    let shift = u * (gap * closing);
+    let velocity = Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * k;
+    let turn = if rng.random_bool(0.3) {
+        rng.random_range(-0.01..0.01)
+    } else {
+        0.0
+    };
+    let tip = |p: Vec2| [p, p + velocity];
+    let end = Vec2::from_angle(turn).rotate(u) * h;
+    let segment = ShapePath::Segment {
+        a: [origin - u * h, origin + velocity - end],
+        b: [origin + u * h, origin + velocity + end],
+    };
+    let moved = |p: Vec2| [p, p + velocity - shift];
+    let other = match rng.random_range(0..4) {
+        0 => ShapePath::Point(moved(origin + u * (h + gap))),
+        1 => {
+            let radius = k * rng.random_range(0.1..2.0);
+            ShapePath::Circle {
+                center: moved(origin + u * (h + radius + gap)),
+                radius,
+            }
+        }
+        2 => {
+            // A box whose corner nearest the segment lies on its line: `u` along a diagonal.
+            let size = rng.random_range(0.1..2.0) * k;
+            let diagonal = Vec2::new(u.x.signum(), u.y.signum()) * size;
+            let u = diagonal.normalize();
+            let segment_end = origin + u * h;
+            return (
+                ShapePath::Segment {
+                    a: tip(origin - u * h),
+                    b: tip(segment_end),
+                },
+                ShapePath::Aabb {
+                    center: moved(segment_end + u * gap + diagonal),
+                    half_extents: diagonal.abs(),
+                },
+            );
+        }
+        _ => {
+            let h2 = k * rng.random_range(0.5..2.0);
+            let center = origin + u * (h + gap + h2);
+            ShapePath::Segment {
+                a: moved(center - u * h2),
+                b: moved(center + u * h2),
+            }
+        }
+    };
+    (segment, other)
+}
+
+/// [`disks_stay_apart`] leaves out only pairs that the solvers find apart: on random pairs
+/// placed to touch within a few rounding steps (where the disks are tangent just as the
+/// shapes are), in both orders.
+#[test]
+fn the_disk_shortcut_never_drops_a_contact() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0xd15c);
+    let (mut left_out, mut touching) = (0, 0);
+    for case in 0..40_000 {
+        let (a, b) = disks_touch_when_shapes_do(&mut rng);
+        let (a, b) = if case % 2 == 0 { (a, b) } else { (b, a) };
+        let (first, second) = if a.rank() <= b.rank() {
+            (&a, &b)
+        } else {
+            (&b, &a)
+        };
+        let exact = solve(first, second);
+        touching += usize::from(!exact.is_empty());
+        if disks_stay_apart(&a, &b) {
+            left_out += 1;
+            assert!(
+                exact.is_empty(),
+                "left out a touching pair: {a:?} {b:?}: {:?}",
+                &exact[..]
+            );
+        }
+        assert_eq!(&contact_intervals(&a, &b)[..], &exact[..], "{a:?} {b:?}");
+    }
+    // Both ways are exercised: pairs left out, and pairs that touch.
+    assert!(
+        left_out > 2_000 && touching > 5_000,
+        "{left_out} left out, {touching} touching"
+    );
+}
