@@ -95,12 +95,16 @@ fn world(count: usize, layout: Layout) -> App {
     reason = "the bench reports how busy its worlds are beside criterion's timings"
 )]
 fn report(name: &str, count: usize, app: &mut App) {
+    let mut updates = Vec::new();
     let mut ticks: Vec<SweepStats> = (0..31)
         .map(|_| {
+            let began = std::time::Instant::now();
             app.update();
+            updates.push(began.elapsed());
             *app.world().resource::<SweepStats>()
         })
         .collect();
+    updates.sort();
     let mut median = |phase: fn(&SweepStats) -> core::time::Duration| {
         ticks.sort_by_key(phase);
         phase(&ticks[ticks.len() / 2])
@@ -116,8 +120,8 @@ fn report(name: &str, count: usize, app: &mut App) {
     eprintln!(
         "tick/{name}/{count}: {} candidate pairs, {} touching, {} batched, {} events; median \
          over 31 ticks: prepare {prepare:?}, broad {broad:?}, narrow {narrow:?}, report \
-         {report:?}, whole sweep {elapsed:?}",
-        one.candidate_pairs, one.touching_pairs, one.batched_pairs, one.events,
+         {report:?}, whole sweep {elapsed:?}, whole app.update() {:?}",
+        one.candidate_pairs, one.touching_pairs, one.batched_pairs, one.events, updates[15],
     );
 }
 

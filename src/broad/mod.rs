@@ -29,31 +29,32 @@
 //! # Which one the plugin uses, and why
 //!
 //! [`BroadPhaseMethod::Strips`], the default of
-//! [`SweepPlugin::broad_phase`](crate::SweepPlugin). `cargo bench --bench broad`, one run on
-//! the project's shared two-core machine (noisy, so read the ratios), median ms per call
-//! over boxes shaped like a tick's swept bounds, given in random order (400 square units per
-//! box; "clustered": nine in ten boxes in a corner a tenth of the arena wide; "long segments":
-//! a third are flat boxes 40–400 units long; "huge boxes": one in a thousand a tenth of the
-//! arena wide). The other methods' times include building the strips for the queries (see
-//! [`BroadPhase::find_pairs`]), a few percent of theirs.
+//! [`SweepPlugin::broad_phase`](crate::SweepPlugin). `cargo bench --bench broad`, one run
+//! pinned to one core (`taskset -c 0`) of the project's shared two-core machine (noisy, so
+//! read the ratios), median ms per call over boxes shaped like a tick's swept bounds, given
+//! in random order (400 square units per box; "clustered": nine in ten boxes in a corner a
+//! tenth of the arena wide; "long segments": a third are flat boxes 40–400 units long; "huge
+//! boxes": one in a thousand a tenth of the arena wide). The other methods' times include
+//! building the strips for the queries (see [`BroadPhase::find_pairs`]), a few percent of
+//! theirs.
 //!
 //! | scene | boxes | pairs | sort and sweep | **strips** | grid | BVH |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | uniform | 1,000 | 283 | 0.135 | **0.064** | 0.192 | 0.450 |
-//! | uniform | 10,000 | 2,857 | 2.56 | **0.596** | 2.49 | 5.26 |
-//! | uniform | 100,000 | 28,934 | 70.7 | **7.18** | 46.5 | 80.8 |
-//! | clustered | 10,000 | 63,644 | 6.86 | **2.07** | 9.09 | 10.2 |
-//! | clustered | 100,000 | 650,512 | 327 | **22.5** | 112 | 115 |
-//! | long segments | 10,000 | 18,935 | 3.05 | **1.31** | 28.7 | 12.5 |
-//! | long segments | 100,000 | 193,396 | 977 | **14.5** | 466 | 158 |
-//! | huge boxes | 10,000 | 3,787 | 2.56 | **0.640** | 3.31 | 5.61 |
-//! | huge boxes | 100,000 | 127,057 | 75.5 | **9.28** | 64.8 | 88.1 |
+//! | uniform | 1,000 | 283 | 0.156 | **0.050** | 0.168 | 0.377 |
+//! | uniform | 10,000 | 2,857 | 2.74 | **0.604** | 3.26 | 5.93 |
+//! | uniform | 100,000 | 28,934 | 81.8 | **8.86** | 57.0 | 85.4 |
+//! | clustered | 10,000 | 63,644 | 7.74 | **1.72** | 9.37 | 10.5 |
+//! | clustered | 100,000 | 650,512 | 321 | **22.7** | 151 | 129 |
+//! | long segments | 10,000 | 18,935 | 2.72 | **1.14** | 25.8 | 12.4 |
+//! | long segments | 100,000 | 193,396 | 1,110 | **14.4** | 462 | 157 |
+//! | huge boxes | 10,000 | 3,787 | 2.83 | **0.564** | 3.68 | 6.20 |
+//! | huge boxes | 100,000 | 127,057 | 92.5 | **11.3** | 82.8 | 101 |
 //!
-//! Strips win every scene, by 2.1× to 67×, and grow near-linearly (10× the boxes: 9–15× the
-//! time, where the pairs grow 10–34×). Sort and sweep on one axis degrades as `n^1.5` and worse in
-//! a shared column. The hashed grid and the BVH do linear and `n log n` work, but every
-//! lookup lands somewhere else in memory: on this machine that costs more than sweeping short
-//! rows that stay in cache.
+//! Strips win every scene, by 2.4× to 77×, and grow near-linearly (10× the boxes: 11–20× the
+//! time, where the pairs grow 10–34×). Sort and sweep on one axis degrades as `n^1.5` and
+//! worse in a shared column. The hashed grid and the BVH do linear and `n log n` work, but
+//! every lookup lands somewhere else in memory: on this machine that costs more than
+//! sweeping short rows that stay in cache.
 //!
 //! The strips cost two linear passes before the sweep: one radix sort of all the boxes by
 //! their left edge, then a counting sort into rows, which keeps that order, so no row is ever
