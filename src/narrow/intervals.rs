@@ -182,7 +182,7 @@ fn bounding_disk(path: &ShapePath) -> ([DVec2; 2], f64) {
 /// scene) and far above the rounding of the `f32` positions inside the step, so a pair the
 /// solvers would call touching is never left out (tested on pairs placed to touch within a
 /// few rounding steps).
-pub(crate) fn disks_stay_apart(a: &ShapePath, b: &ShapePath) -> bool {
+fn disks_stay_apart(a: &ShapePath, b: &ShapePath) -> bool {
     let (c, r) = bounding_disk(a);
     let (d, s) = bounding_disk(b);
     let (start, end) = (c[0] - d[0], c[1] - d[1]);

@@ -239,64 +239,80 @@ fn near_misses_within_rounding_are_not_contacts() {
 /// A pair with at least one segment, placed so that the two bounding disks of
 /// [`disks_stay_apart`] touch exactly when the shapes do: the segment points along a
 /// direction `u` at the other shape's nearest point (a point, a circle's rim, a box corner,
-/// another segment's end), and the gap between them closes at a random rate, from a random
-/// size a few rounding steps either side of zero (or a clear gap). Sizes and positions span six orders of
-/// magnitude; some segments also turn a little.
+/// another segment's end), from a gap a few rounding steps either side of zero (or a clear
+/// one). Three ways of moving, each tight where the disks are closest:
+/// - head on: the gap closes along `u` at a random rate, or opens;
+/// - grazing: the other shape passes sideways across the segment's line, closest to the
+///   segment's tip half way through the step;
+/// - stretching: the segment grows during the step (its disk has the larger half length)
+///   and reaches the still other shape, if at all, at the end.
+///
+/// Sizes and positions span six orders of magnitude; some segments also turn a little.
 fn disks_touch_when_shapes_do(rng: &mut impl rand::Rng) -> (ShapePath, ShapePath) {
     let k = 10f32.powf(rng.random_range(-2.0..4.0));
-    let angle = rng.random_range(0.0..core::f32::consts::TAU);
-    let u = Vec2::from_angle(angle);
+    let mut u = Vec2::from_angle(rng.random_range(0.0..core::f32::consts::TAU));
     let origin = Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
         * k
         * [1.0, 100.0, 1000.0][rng.random_range(0..3)];
-    let h = k * rng.random_range(0.5..2.0);
     let gap =
         k * [0.0, 1e-7, -1e-7, 1e-6, -1e-6, 1e-5, 1e-3, 0.1, 1.0, 5.0][rng.random_range(0..10)];
-    // How much of the gap closes during the step (more than all of it: they meet inside).
-    let closing = rng.random_range(0.0..3.0);
-    let shift = u * (gap * closing);
     let velocity = Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * k;
+    let kind = rng.random_range(0..4);
+    // The box's corner nearest the segment lies on the segment's line: `u` along a diagonal.
+    let size = rng.random_range(0.1..2.0) * k;
+    let diagonal = Vec2::new(u.x.signum(), u.y.signum()) * size;
+    if kind == 2 {
+        u = diagonal.normalize();
+    }
+    let h = k * rng.random_range(0.5..2.0);
+    let (mode, other_motion, h_end) = match rng.random_range(0..3) {
+        0 => {
+            let closing = rng.random_range(-1.0..3.0);
+            ("head on", -u * (gap * closing), h)
+        }
+        1 => {
+            let across = u.perp() * (k * rng.random_range(0.1..4.0));
+            ("grazing", across, h)
+        }
+        _ => ("stretching", Vec2::ZERO, h * rng.random_range(1.0..1.5)),
+    };
     let turn = if rng.random_bool(0.3) {
         rng.random_range(-0.01..0.01)
     } else {
         0.0
     };
-    let tip = |p: Vec2| [p, p + velocity];
-    let end = Vec2::from_angle(turn).rotate(u) * h;
+    let end = Vec2::from_angle(turn).rotate(u) * h_end;
     let segment = ShapePath::Segment {
         a: [origin - u * h, origin + velocity - end],
         b: [origin + u * h, origin + velocity + end],
     };
-    let moved = |p: Vec2| [p, p + velocity - shift];
-    let other = match rng.random_range(0..4) {
-        0 => ShapePath::Point(moved(origin + u * (h + gap))),
+    // Where the other shape's nearest point is half way through a grazing pass, else at
+    // the start: `gap` beyond the segment's tip (at the end, for a stretching segment).
+    let near = origin + u * (h_end + gap);
+    let moved = |p: Vec2| {
+        let start = if mode == "grazing" {
+            p - other_motion * 0.5
+        } else {
+            p
+        };
+        [start, start + velocity + other_motion]
+    };
+    let other = match kind {
+        0 => ShapePath::Point(moved(near)),
         1 => {
             let radius = k * rng.random_range(0.1..2.0);
             ShapePath::Circle {
-                center: moved(origin + u * (h + radius + gap)),
+                center: moved(near + u * radius),
                 radius,
             }
         }
-        2 => {
-            // A box whose corner nearest the segment lies on its line: `u` along a diagonal.
-            let size = rng.random_range(0.1..2.0) * k;
-            let diagonal = Vec2::new(u.x.signum(), u.y.signum()) * size;
-            let u = diagonal.normalize();
-            let segment_end = origin + u * h;
-            return (
-                ShapePath::Segment {
-                    a: tip(origin - u * h),
-                    b: tip(segment_end),
-                },
-                ShapePath::Aabb {
-                    center: moved(segment_end + u * gap + diagonal),
-                    half_extents: diagonal.abs(),
-                },
-            );
-        }
+        2 => ShapePath::Aabb {
+            center: moved(near + diagonal),
+            half_extents: diagonal.abs(),
+        },
         _ => {
             let h2 = k * rng.random_range(0.5..2.0);
-            let center = origin + u * (h + gap + h2);
+            let center = near + u * h2;
             ShapePath::Segment {
                 a: moved(center - u * h2),
                 b: moved(center + u * h2),
