@@ -12,7 +12,44 @@ pub(crate) type Poly = [f64; 5];
 /// The roots of `p` in `[0, 1]`, ascending, at most 4. `tolerance` is the absolute error of
 /// evaluating `p` (a value within it counts as zero at a turning point). A polynomial that
 /// is within `tolerance` of zero everywhere has no isolated roots and gives none.
+///
+/// A polynomial that keeps one sign on `[0, 1]` by more than `tolerance` is recognised at
+/// once from its Bernstein coefficients (its values lie between the smallest and the
+/// largest), which is the common case: a circle that stays on one side of a segment's line,
+/// or overlaps it all step. The answer is the same as isolating: none of the values the
+/// isolation would look at could come within `tolerance` of zero.
 pub(crate) fn roots_in_unit(p: &Poly, tolerance: f64) -> ([f64; 4], usize) {
+    isolate(p, tolerance, true)
+}
+
+/// `true` if `p` stays above `tolerance`, or below `-tolerance`, on all of `[0, 1]`, with
+/// room for the rounding of its Bernstein coefficients and of any evaluation.
+fn keeps_its_sign(p: &Poly, tolerance: f64) -> bool {
+    let [c0, c1, c2, c3, c4] = *p;
+    // The Bernstein coefficients of degree 4: `b_i = Σ_{j ≤ i} C(i, j) / C(4, j) · c_j`.
+    let b = [
+        c0,
+        c0 + c1 / 4.0,
+        c0 + c1 / 2.0 + c2 / 6.0,
+        c0 + 0.75 * c1 + c2 / 2.0 + c3 / 4.0,
+        c0 + c1 + c2 + c3 + c4,
+    ];
+    let magnitude: f64 = p.iter().map(|c| c.abs()).sum();
+    // Each coefficient and each Horner evaluation is off by a few units of `ε·magnitude`.
+    let margin = tolerance + 32.0 * f64::EPSILON * magnitude;
+    let (low, high) = b
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        });
+    low > margin || high < -margin
+}
+
+/// [`roots_in_unit`], with or without the sign shortcut (at every level of derivatives).
+fn isolate(p: &Poly, tolerance: f64, shortcut: bool) -> ([f64; 4], usize) {
+    if shortcut && keeps_its_sign(p, tolerance) {
+        return ([0.0; 4], 0);
+    }
     let mut roots = [0.0; 4];
     let mut count = 0;
     let degree = (0..5).rev().find(|&i| p[i] != 0.0).unwrap_or(0);
@@ -31,7 +68,7 @@ pub(crate) fn roots_in_unit(p: &Poly, tolerance: f64) -> ([f64; 4], usize) {
     // Turning points from the derivative, whose evaluation error is about as large
     // relative to its coefficients.
     let derivative: Poly = [p[1], 2.0 * p[2], 3.0 * p[3], 4.0 * p[4], 0.0];
-    let (turning, turns) = roots_in_unit(&derivative, tolerance * 4.0);
+    let (turning, turns) = isolate(&derivative, tolerance * 4.0, shortcut);
     let mut breaks = [0.0; 6];
     breaks[0] = 0.0;
     breaks[1..=turns].copy_from_slice(&turning[..turns]);
@@ -119,6 +156,48 @@ mod tests {
                 assert!((f - e).abs() < 1e-6, "{roots:?}: {f} vs {e}");
             }
         }
+    }
+
+    /// The sign shortcut never changes an answer: random polynomials of degree 1 to 4 with
+    /// roots inside, at the ends of and outside `[0, 1]`, double roots, and small offsets
+    /// that make roots graze or vanish, at scales from `1e-12` to `1e12`. Many keep one sign
+    /// (the shortcut answers), many do not.
+    #[test]
+    fn the_sign_shortcut_gives_what_isolation_gives() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0xb3e2);
+        let (mut shortcut, mut isolated) = (0, 0);
+        for _ in 0..100_000 {
+            let degree = rng.random_range(1..=4);
+            let mut roots = Vec::new();
+            for _ in 0..degree {
+                let r = match rng.random_range(0..5) {
+                    0 => rng.random_range(-2.0..3.0),
+                    1 => rng.random_range(0.0..1.0),
+                    2 => [0.0, 1.0][rng.random_range(0..2)],
+                    3 => roots.last().copied().unwrap_or(0.5),
+                    _ => rng.random_range(1.0..10.0),
+                };
+                roots.push(r);
+            }
+            let scale = 10f64.powi(rng.random_range(-12..=12));
+            let mut p = from_roots(&roots).map(|c| c * scale);
+            p[0] += scale * [0.0, 1e-15, -1e-15, 1e-9, -1e-3, 0.5][rng.random_range(0..6)];
+            let tolerance = scale * [0.0, 1e-15, 1e-12][rng.random_range(0..3)];
+            let expected = isolate(&p, tolerance, false);
+            if keeps_its_sign(&p, tolerance) {
+                shortcut += 1;
+                assert_eq!(expected.1, 0, "{p:?}: {:?}", &expected.0[..expected.1]);
+            } else {
+                isolated += 1;
+            }
+            let found = roots_in_unit(&p, tolerance);
+            assert_eq!(found.0[..found.1], expected.0[..expected.1], "{p:?}");
+        }
+        assert!(
+            shortcut > 20_000 && isolated > 20_000,
+            "{shortcut} / {isolated}"
+        );
     }
 
     #[test]
