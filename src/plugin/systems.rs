@@ -143,8 +143,10 @@ impl SkippedColliders {
 }
 
 /// What the last tick did, for profiling and for checking a scene (read it after
-/// [`SweepSystems::Report`](super::SweepSystems::Report) or in `Update`).
+/// [`SweepSystems::Report`](super::SweepSystems::Report) or in `Update`). Non-exhaustive:
+/// later versions may count more.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SweepStats {
     /// Colliders swept.
     pub colliders: usize,
