@@ -49,6 +49,27 @@ impl Shape {
         }
     }
 
+    /// `true` if every coordinate is finite and every size is positive (and finite). A
+    /// segment whose ends coincide is valid (it is a point).
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        match *self {
+            Shape::Point(p) => p.is_finite(),
+            Shape::Segment(a, b) => a.is_finite() && b.is_finite(),
+            Shape::Circle { center, radius } => {
+                center.is_finite() && radius.is_finite() && radius > 0.0
+            }
+            Shape::Aabb {
+                center,
+                half_extents,
+            } => {
+                center.is_finite()
+                    && half_extents.is_finite()
+                    && half_extents.cmpgt(Vec2::ZERO).all()
+            }
+        }
+    }
+
     /// A representative point: the point, the segment's midpoint, the centre.
     #[must_use]
     pub fn center(&self) -> Vec2 {
@@ -202,21 +223,11 @@ impl ShapePath {
     }
 
     /// `true` if every coordinate is finite and every size is positive (and finite): the
-    /// inputs [`contact_intervals`](super::contact_intervals) is specified for.
+    /// inputs [`contact_intervals`](super::contact_intervals) is specified for. That is, the
+    /// shapes at both ends of the step are [valid](Shape::is_valid).
     #[must_use]
     pub fn is_valid(&self) -> bool {
-        let finite = |p: [Vec2; 2]| p[0].is_finite() && p[1].is_finite();
-        match *self {
-            ShapePath::Point(p) => finite(p),
-            ShapePath::Segment { a, b } => finite(a) && finite(b),
-            ShapePath::Circle { center, radius } => {
-                finite(center) && radius.is_finite() && radius > 0.0
-            }
-            ShapePath::Aabb {
-                center,
-                half_extents,
-            } => finite(center) && half_extents.is_finite() && half_extents.cmpgt(Vec2::ZERO).all(),
-        }
+        self.at(0.0).is_valid() && self.at(1.0).is_valid()
     }
 
     /// Order of the kinds used to put a pair in canonical order: point, segment, circle, box.

@@ -307,19 +307,9 @@ fn problem(
     }
 }
 
-/// `true` if the shape can be swept: finite, with positive sizes, and a segment's ends apart.
+/// `true` if the shape can be swept: [valid](Shape::is_valid), and a segment's ends apart.
 fn usable(shape: &Shape) -> bool {
-    match *shape {
-        Shape::Point(p) => p.is_finite(),
-        Shape::Segment(a, b) => a.is_finite() && b.is_finite() && a != b,
-        Shape::Circle { center, radius } => {
-            center.is_finite() && radius.is_finite() && radius > 0.0
-        }
-        Shape::Aabb {
-            center,
-            half_extents,
-        } => center.is_finite() && half_extents.is_finite() && half_extents.cmpgt(Vec2::ZERO).all(),
-    }
+    shape.is_valid() && !matches!(*shape, Shape::Segment(a, b) if a == b)
 }
 
 /// Collects every collider's motion in this tick and the pairs whose swept bounds overlap.
