@@ -3,8 +3,8 @@
 use super::SweepSettings;
 use super::broad::inflate;
 use super::components::{
-    AngularVelocity, Collider, CollisionLayers, SweptPath, Teleport, Velocity, transform_is_finite,
-    world_transform, world_transform_from,
+    AngularVelocity, Collider, CollisionLayers, MISSING_TRANSFORM, SweptPath, Teleport, Velocity,
+    world_plane, world_plane_from,
 };
 use super::events::{CollisionEvent, CollisionKind, Touch, transitions};
 use crate::broad::{BroadPhase, order_key, sort_by_high_half};
@@ -12,7 +12,7 @@ use crate::narrow::{
     Intervals, PointBoxBatch, Shape, ShapePath, Witness, contact_intervals_of_valid, witness,
 };
 use bevy::ecs::prelude::*;
-use bevy::math::{Affine3A, Vec2, bounding::Aabb2d};
+use bevy::math::{Affine2, Vec2, bounding::Aabb2d};
 use bevy::platform::collections::HashMap;
 use bevy::platform::collections::hash_map::Entry;
 use bevy::platform::time::Instant;
@@ -244,8 +244,8 @@ pub(crate) fn prepare(
         // New, re-inserted (the entity may have moved while it had no collider) or
         // teleported: start from here.
         if swept.previous.is_none() || teleport || collider.is_added() {
-            let world = world_transform(entity, &transforms).filter(transform_is_finite);
-            swept.previous = world.map(|w| collider.shape_under(&w)).filter(usable);
+            let world = world_plane(entity, &transforms).ok();
+            swept.previous = world.map(|w| collider.shape_in(&w)).filter(usable);
             swept.previous_world = world;
         }
     }
@@ -280,7 +280,7 @@ pub(crate) fn integrate(
 /// Why a collider cannot be swept this tick, if it cannot.
 fn problem(
     collider: &Collider,
-    world: Option<Affine3A>,
+    world: Result<Affine2, &'static str>,
     velocity: Option<&Velocity>,
     angular: Option<&AngularVelocity>,
 ) -> Result<Shape, &'static str> {
@@ -293,13 +293,7 @@ fn problem(
     if angular.is_some_and(|w| !w.0.is_finite()) {
         return Err("AngularVelocity is not finite");
     }
-    let Some(world) = world else {
-        return Err("its transform or a parent's is missing");
-    };
-    if !transform_is_finite(&world) {
-        return Err("its world transform is not finite");
-    }
-    let shape = collider.shape_under(&world);
+    let shape = collider.shape_in(&world?);
     if usable(&shape) {
         Ok(shape)
     } else {
@@ -338,7 +332,9 @@ pub(crate) fn broad_phase(
     state.bodies.clear();
     state.bounds.clear();
     for (entity, collider, mut swept, layers, velocity, angular, transform) in &mut colliders {
-        let world = transform.and_then(|(t, parent)| world_transform_from(t, parent, &transforms));
+        let world = transform.map_or(Err(MISSING_TRANSFORM), |(t, parent)| {
+            world_plane_from(t, parent, &transforms)
+        });
         let end = match problem(collider, world, velocity, angular) {
             Ok(shape) => shape,
             Err(reason) => {
@@ -357,7 +353,7 @@ pub(crate) fn broad_phase(
             .previous
             .and_then(|previous| ShapePath::between(previous, end))
             .or_else(|| {
-                let start = collider.shape_under(&swept.previous_world?);
+                let start = collider.shape_in(&swept.previous_world?);
                 ShapePath::between(start, end).filter(ShapePath::is_valid)
             })
             .unwrap_or_else(|| ShapePath::still(end));
@@ -365,7 +361,7 @@ pub(crate) fn broad_phase(
         swept.path = Some(path);
         swept.tick = state.tick;
         swept.previous = Some(end);
-        swept.previous_world = world;
+        swept.previous_world = world.ok();
         state.bodies.push(Body {
             entity,
             path,
