@@ -407,11 +407,9 @@ mod tests {
                     match part {
                         0..3 => t.translation[part] = bad,
                         3..7 => {
-                            t.rotation = Quat::from_array({
-                                let mut q = t.rotation.to_array();
-                                q[part - 3] = bad;
-                                q
-                            })
+                            let mut q = t.rotation.to_array();
+                            q[part - 3] = bad;
+                            t.rotation = Quat::from_array(q);
                         }
                         _ => t.scale[part - 7] = bad,
                     }
