@@ -161,6 +161,23 @@ impl BroadPhase {
         }
     }
 
+    /// [`find_pairs`](Self::find_pairs) of boxes that are all usable (finite, not inside
+    /// out) and already in order of lower x edge, as the plugin hands them over: the strips
+    /// skip their sort.
+    pub(crate) fn find_pairs_in_order(
+        &mut self,
+        bounds: &[Aabb2d],
+        filter: impl Fn(u32, u32) -> bool,
+        pairs: &mut Vec<(u32, u32)>,
+    ) {
+        if self.method != BroadPhaseMethod::Strips {
+            self.find_pairs(bounds, filter, pairs);
+            return;
+        }
+        pairs.clear();
+        self.strips.find_pairs_in_order(bounds, &filter, pairs);
+    }
+
     /// Calls `found` once with the index of every box of the last
     /// [`find_pairs`](Self::find_pairs) that overlaps `query`.
     ///
@@ -275,7 +292,7 @@ fn overlap(a: &Aabb2d, b: &Aabb2d) -> bool {
 
 /// `true` if every coordinate is finite and the box is not inside out.
 #[inline]
-fn usable(b: &Aabb2d) -> bool {
+pub(crate) fn usable(b: &Aabb2d) -> bool {
     b.min.is_finite() && b.max.is_finite() && b.min.x <= b.max.x && b.min.y <= b.max.y
 }
 

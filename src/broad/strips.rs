@@ -74,6 +74,23 @@ impl Strips {
         pairs: &mut Vec<(u32, u32)>,
     ) {
         self.build(bounds);
+        self.pairs(filter, pairs);
+    }
+
+    /// [`find_pairs`](Self::find_pairs) of boxes that are all usable and already in order of
+    /// lower x edge (the plugin's).
+    pub(super) fn find_pairs_in_order(
+        &mut self,
+        bounds: &[Aabb2d],
+        filter: &impl Fn(u32, u32) -> bool,
+        pairs: &mut Vec<(u32, u32)>,
+    ) {
+        self.build_in_order(bounds);
+        self.pairs(filter, pairs);
+    }
+
+    /// Every overlapping pair of the last build, each from the row of the higher lower edge.
+    fn pairs(&self, filter: &impl Fn(u32, u32) -> bool, pairs: &mut Vec<(u32, u32)>) {
         let Some(rows) = self.layout else {
             return;
         };
@@ -104,8 +121,6 @@ impl Strips {
     /// row comes out sorted without sorting any row. Each box is checked for usability once,
     /// and everything after the sort reads the boxes in that order.
     pub(super) fn build(&mut self, bounds: &[Aabb2d]) {
-        self.sorted.clear();
-        self.widths.clear();
         self.keys.clear();
         self.keys.extend(
             (0u32..)
@@ -114,6 +129,23 @@ impl Strips {
                 .map(|(i, b)| (u64::from(order_key(b.min.x)) << 32) | u64::from(i)),
         );
         sort_by_high_half(&mut self.keys, &mut self.scratch);
+        self.fill(bounds);
+    }
+
+    /// [`build`](Self::build) of boxes that are all usable and already in order of lower x
+    /// edge: no keys to make or sort (only their low halves, the boxes' indices, are read).
+    pub(super) fn build_in_order(&mut self, bounds: &[Aabb2d]) {
+        debug_assert!(bounds.iter().all(usable));
+        debug_assert!(bounds.is_sorted_by(|a, b| a.min.x <= b.min.x));
+        self.keys.clear();
+        self.keys.extend(0..bounds.len() as u64);
+        self.fill(bounds);
+    }
+
+    /// The rest of the build, from `keys`.
+    fn fill(&mut self, bounds: &[Aabb2d]) {
+        self.sorted.clear();
+        self.widths.clear();
         self.layout = self.rows(bounds);
         let Some(rows) = self.layout else {
             return;

@@ -62,6 +62,22 @@ fn check(name: &str, bounds: &[Aabb2d]) {
             assert_eq!(sorted, expected, "{name}: {method:?}");
         }
     }
+    // The plugin's way in: the usable boxes, in order of lower x edge.
+    let mut in_order: Vec<Aabb2d> = bounds.iter().copied().filter(usable).collect();
+    in_order.sort_by(|a, b| a.min.x.total_cmp(&b.min.x));
+    let expected = brute_force(&in_order, filter);
+    for method in METHODS {
+        let mut broad = BroadPhase::new(method);
+        let mut pairs = vec![(7, 7)];
+        for _ in 0..2 {
+            broad.find_pairs_in_order(&in_order, filter, &mut pairs);
+            let mut sorted = pairs.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), pairs.len(), "{name}: {method:?} in order");
+            assert_eq!(sorted, expected, "{name}: {method:?} in order");
+        }
+    }
 }
 
 fn boxed(center: Vec2, half: Vec2) -> Aabb2d {

@@ -7,7 +7,7 @@ use super::components::{
     world_plane, world_plane_from,
 };
 use super::events::{CollisionEvent, CollisionKind, Touch, transitions};
-use crate::broad::{BroadPhase, order_key, sort_by_high_half};
+use crate::broad::{BroadPhase, order_key, sort_by_high_half, usable as usable_bounds};
 use crate::narrow::{
     Intervals, PointBoxBatch, Shape, ShapePath, Witness, contact_intervals_of_valid, witness,
 };
@@ -100,7 +100,8 @@ impl Contacts {
 }
 
 /// Colliders the plugin could not sweep in the last tick, with the reason: a non-finite
-/// transform or velocity, a size that is not positive, a zero-length segment.
+/// transform or velocity, a size that is not positive, a zero-length segment, coordinates so
+/// close to `f32::MAX` that the swept bounds overflow.
 ///
 /// A skipped collider takes part in no contact (its contacts end); every other pair is
 /// unaffected. The plugin logs one warning naming the entity when it starts being skipped
@@ -335,8 +336,26 @@ pub(crate) fn broad_phase(
         let world = transform.map_or(Err(MISSING_TRANSFORM), |(t, parent)| {
             world_plane_from(t, parent, &transforms)
         });
-        let end = match problem(collider, world, velocity, angular) {
-            Ok(shape) => shape,
+        let motion = problem(collider, world, velocity, angular).and_then(|end| {
+            // The start: where it was (a usable shape: `previous` is only ever set to one);
+            // if its kind of shape changed since, the new shape where it was.
+            let path = swept
+                .previous
+                .and_then(|previous| ShapePath::between(previous, end))
+                .or_else(|| {
+                    let start = collider.shape_in(&swept.previous_world?);
+                    ShapePath::between(start, end).filter(ShapePath::is_valid)
+                })
+                .unwrap_or_else(|| ShapePath::still(end));
+            let bounds = inflate(path.swept_bounds());
+            if usable_bounds(&bounds) {
+                Ok((end, path, bounds))
+            } else {
+                Err("its swept bounds overflow (coordinates too close to f32::MAX)")
+            }
+        });
+        let (end, path, bounds) = match motion {
+            Ok(motion) => motion,
             Err(reason) => {
                 skipped.record(entity, reason);
                 swept.path = None;
@@ -347,16 +366,6 @@ pub(crate) fn broad_phase(
         if !skipped.reasons.is_empty() && skipped.reasons.remove(&entity).is_some() {
             log::info!("bevy_sweep: collider {entity} is usable again");
         }
-        // The start: where it was (a usable shape: `previous` is only ever set to one); if
-        // its kind of shape changed since, the new shape where it was.
-        let path = swept
-            .previous
-            .and_then(|previous| ShapePath::between(previous, end))
-            .or_else(|| {
-                let start = collider.shape_in(&swept.previous_world?);
-                ShapePath::between(start, end).filter(ShapePath::is_valid)
-            })
-            .unwrap_or_else(|| ShapePath::still(end));
         let swept = swept.into_inner();
         swept.path = Some(path);
         swept.tick = state.tick;
@@ -367,13 +376,14 @@ pub(crate) fn broad_phase(
             path,
             layers: *layers,
         });
-        state.bounds.push(inflate(path.swept_bounds()));
+        state.bounds.push(bounds);
     }
     skipped.reasons.retain(|&e, _| colliders.contains(e));
     order_by_left_edge(state);
     state.broad.set_method(settings.broad_phase);
     let bodies = &state.bodies;
-    state.broad.find_pairs(
+    // Every box is usable (checked above) and in order.
+    state.broad.find_pairs_in_order(
         &state.bounds,
         |i, j| {
             bodies[i as usize]

@@ -324,6 +324,10 @@ fn bad_input_is_skipped_with_a_reason_and_the_rest_keeps_working() {
         app.world_mut()
             .spawn((Collider::circle(f32::NAN), Transform::IDENTITY))
             .id(),
+        // A finite shape whose swept bounds, grown for rounding, overflow.
+        app.world_mut()
+            .spawn((Collider::point(), Transform::from_xyz(f32::MAX, 0.0, 0.0)))
+            .id(),
     ];
     // A good pair right where the bad ones are.
     let good = app
