@@ -39,5 +39,6 @@ pub use clip::{
     clip_segments_aabb,
 };
 pub use hit::{CircleHits, SegmentClip, SegmentIntersection, Sweep, Sweeps, UpToTwo};
+pub(crate) use intersect::intersect_with_powers;
 pub use intersect::{intersect_segment_circle, intersect_segment_segment};
 pub use sweep::sweep_point_segment;

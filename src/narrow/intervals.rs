@@ -2,7 +2,8 @@
 
 use super::path::{ShapePath, lerp};
 use super::poly::{Poly, roots_in_unit};
-use crate::geometry::robust::{circle_power, cross_of_motions, orient2d};
+use crate::geometry::intersect_with_powers;
+use crate::geometry::robust::{all_finite, circle_power, cross_of_motions, orient2d};
 use crate::geometry::{
     clip_segment_aabb, intersect_segment_circle, intersect_segment_segment, sweep_point_segment,
 };
@@ -217,7 +218,7 @@ fn solve(a: &ShapePath, b: &ShapePath) -> Intervals {
             },
         ) => one(box_interval(relative(p, center), half_extents)),
         (ShapePath::Segment { a, b }, ShapePath::Segment { a: c, b: d }) => {
-            segment_segment([a, b], [c, d])
+            segment_segment([a, b], [c, d], true)
         }
         (ShapePath::Segment { a, b }, ShapePath::Circle { center, radius }) => {
             segment_circle([a, b], center, radius)
@@ -228,7 +229,7 @@ fn solve(a: &ShapePath, b: &ShapePath) -> Intervals {
                 center,
                 half_extents,
             },
-        ) => segment_box([a, b], center, half_extents),
+        ) => segment_box([a, b], center, half_extents, true),
         (
             ShapePath::Circle { center: c, radius },
             ShapePath::Circle {
@@ -246,6 +247,7 @@ fn solve(a: &ShapePath, b: &ShapePath) -> Intervals {
             relative(c, center),
             half_extents,
             radius,
+            true,
         )),
         (
             ShapePath::Aabb {
@@ -287,12 +289,22 @@ fn box_interval(path: [Vec2; 2], half: Vec2) -> Option<[f32; 2]> {
 
 /// When the path is in the closed disk of `radius` around `center`.
 fn disk_interval_at(path: [Vec2; 2], center: Vec2, radius: f32) -> Option<[f32; 2]> {
-    let inside_at = |p: Vec2| circle_power(p, center, radius) <= 0.0;
-    let (inside0, inside1) = (inside_at(path[0]), inside_at(path[1]));
-    let hits = intersect_segment_circle(path[0], path[1], center, radius);
+    // (A relative path may overflow.)
+    if !all_finite([path[0], path[1], center]) {
+        return None;
+    }
+    let powers = (
+        circle_power(path[0], center, radius),
+        circle_power(path[1], center, radius),
+    );
+    let (inside0, inside1) = (powers.0 <= 0.0, powers.1 <= 0.0);
+    // A disk is convex: a path that starts and ends in it stays in it.
+    if inside0 && inside1 {
+        return Some([0.0, 1.0]);
+    }
+    let hits = intersect_with_powers(path[0], path[1], center, radius, powers);
     let (first, last) = (hits.first(), hits.as_slice().last().copied());
     match (inside0, inside1) {
-        // A disk is convex: a path that starts and ends in it stays in it.
         (true, true) => Some([0.0, 1.0]),
         (true, false) => Some([0.0, last.unwrap_or(0.0)]),
         (false, true) => Some([first.unwrap_or(1.0), 1.0]),
@@ -306,19 +318,62 @@ fn disk_interval(path: [Vec2; 2], radius: f32) -> Option<[f32; 2]> {
 
 /// When the path is in the box `±half` grown by `radius` with round corners: the union of
 /// two grown boxes and four corner disks, which is convex, so one interval.
-fn rounded_box_interval(path: [Vec2; 2], half: Vec2, radius: f32) -> Option<[f32; 2]> {
-    let pieces = [
+///
+/// A point outside both boxes lies beyond one corner on both axes, and is in the shape
+/// exactly when it is in that corner's disk; so a corner's disk is tested only if the path
+/// goes beyond that corner on both axes (otherwise the boxes hold all of the disk it meets).
+///
+/// `skip_far`: leave out the disks that cannot matter (always, but in tests comparing).
+fn rounded_box_interval(
+    path: [Vec2; 2],
+    half: Vec2,
+    radius: f32,
+    skip_far: bool,
+) -> Option<[f32; 2]> {
+    let boxes = [
         box_interval(path, half + Vec2::new(radius, 0.0)),
         box_interval(path, half + Vec2::new(0.0, radius)),
-        disk_interval_at(path, half, radius),
-        disk_interval_at(path, -half, radius),
-        disk_interval_at(path, Vec2::new(half.x, -half.y), radius),
-        disk_interval_at(path, Vec2::new(-half.x, half.y), radius),
     ];
-    pieces
+    let beyond = |sign: Vec2| {
+        let far = (sign * path[0]).max(sign * path[1]);
+        far.cmpgt(half).all()
+    };
+    let corners = [
+        Vec2::ONE,
+        -Vec2::ONE,
+        Vec2::new(1.0, -1.0),
+        Vec2::new(-1.0, 1.0),
+    ]
+    .into_iter()
+    .filter(|&sign| !skip_far || beyond(sign))
+    .map(|sign| disk_interval_at(path, sign * half, radius));
+    boxes
         .into_iter()
+        .chain(corners)
         .flatten()
         .reduce(|u, i| [u[0].min(i[0]), u[1].max(i[1])])
+}
+
+/// The box around every position on the given paths.
+fn hull(paths: &[[Vec2; 2]]) -> Aabb2d {
+    paths.iter().fold(
+        Aabb2d {
+            min: Vec2::INFINITY,
+            max: Vec2::NEG_INFINITY,
+        },
+        |hull, p| Aabb2d {
+            min: hull.min.min(p[0]).min(p[1]),
+            max: hull.max.max(p[0]).max(p[1]),
+        },
+    )
+}
+
+/// `true` if the point's path stays out of `hull` grown by `margin` on every side: it is
+/// never on a segment whose endpoints' paths lie in the hull (which holds the segment at
+/// every moment). Exact comparisons; the margin covers the sweeps' rounding.
+fn stays_out(point: [Vec2; 2], hull: &Aabb2d, margin: f32) -> bool {
+    let (low, high) = (point[0].min(point[1]), point[0].max(point[1]));
+    (low.cmpgt(hull.max + margin) | high.cmplt(hull.min - margin)).any()
 }
 
 /// A handful of candidate moments (at most 16: segment–segment needs 8 from sweeps and 8
@@ -500,11 +555,23 @@ fn point_on_its_line(p: [Vec2; 2], a: [Vec2; 2], b: [Vec2; 2], on0: bool, on1: b
     )
 }
 
-fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2]) -> Intervals {
+/// `skip_far`: skip the sweeps of endpoints that [stay out](stays_out) of the other segment's
+/// hull (always, but in tests comparing).
+fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2], skip_far: bool) -> Intervals {
     let [a, b] = s;
     let [c, d] = r;
     let mut moments = Moments::default();
-    for (seg, point) in [((a, b), c), ((a, b), d), ((c, d), a), ((c, d), b)] {
+    let tolerance = NEAR * scale(&[a, b, c, d]);
+    let (ab, cd) = (hull(&[a, b]), hull(&[c, d]));
+    for (seg, hull, point) in [
+        ((a, b), ab, c),
+        ((a, b), ab, d),
+        ((c, d), cd, a),
+        ((c, d), cd, b),
+    ] {
+        if skip_far && stays_out(point, &hull, tolerance) {
+            continue;
+        }
         for sweep in sweep_point_segment(seg.0, seg.1, point) {
             moments.push(sweep.time);
         }
@@ -518,7 +585,7 @@ fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2]) -> Intervals {
         }
     }
     let touch_at = |i: usize| intersect_segment_segment(a[i], b[i], c[i], d[i]).is_some();
-    let tolerance = f64::from(NEAR * scale(&[a, b, c, d]));
+    let tolerance = f64::from(tolerance);
     assemble(
         moments,
         touch_at(0),
@@ -595,7 +662,9 @@ fn tangent_moments(a: [Vec2; 2], b: [Vec2; 2], c: [Vec2; 2], radius: f32) -> ([f
     (out, m)
 }
 
-fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2) -> Intervals {
+/// `skip_far`: skip the sweeps of corners that [stay out](stays_out) of the segment's hull
+/// (always, but in tests comparing).
+fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2, skip_far: bool) -> Intervals {
     let [a, b] = s;
     let mut moments = Moments::default();
     for end in [a, b] {
@@ -604,6 +673,8 @@ fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2) -> Intervals {
             moments.push(last);
         }
     }
+    let grow = NEAR * scale(&[a, b, center]).max(half.max_element());
+    let ab = hull(&[a, b]);
     for sign in [
         Vec2::ONE,
         -Vec2::ONE,
@@ -611,6 +682,9 @@ fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2) -> Intervals {
         Vec2::new(-1.0, 1.0),
     ] {
         let corner = [center[0] + sign * half, center[1] + sign * half];
+        if skip_far && stays_out(corner, &ab, grow) {
+            continue;
+        }
         for sweep in sweep_point_segment(a, b, corner) {
             moments.push(sweep.time);
         }
@@ -620,7 +694,6 @@ fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2) -> Intervals {
         max: c + half + Vec2::splat(grow),
     };
     let touch_at = |i: usize| clip_segment_aabb(a[i], b[i], &aabb_at(center[i], 0.0)).is_some();
-    let grow = NEAR * scale(&[a, b, center]).max(half.max_element());
     assemble(
         moments,
         touch_at(0),

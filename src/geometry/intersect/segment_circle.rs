@@ -46,11 +46,25 @@ pub fn intersect_segment_circle(start: Vec2, end: Vec2, center: Vec2, radius: f3
     if !(all_finite([start, end, center]) && radius >= 0.0 && radius.is_finite()) {
         return CircleHits::new();
     }
+    let powers = (
+        circle_power(start, center, radius),
+        circle_power(end, center, radius),
+    );
+    intersect_with_powers(start, end, center, radius, powers)
+}
+
+/// [`intersect_segment_circle`] of finite input, given the [`circle_power`]s of `start` and
+/// `end` (for a caller that needs them too).
+pub(crate) fn intersect_with_powers(
+    start: Vec2,
+    end: Vec2,
+    center: Vec2,
+    radius: f32,
+    (c, c_end): (f64, f64),
+) -> CircleHits {
     let r = f64::from(radius);
     // g(t) = |start + t·d − center|² − r² = a·t² + 2b·t + c, with g(0) = c and g(1) = c_end
     // evaluated with exact signs: whether each end is inside, on or outside the circle.
-    let c = circle_power(start, center, radius);
-    let c_end = circle_power(end, center, radius);
     let (dx, dy) = (
         f64::from(end.x) - f64::from(start.x),
         f64::from(end.y) - f64::from(start.y),

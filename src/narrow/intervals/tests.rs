@@ -356,3 +356,61 @@ fn the_disk_shortcut_never_drops_a_contact() {
         "{left_out} left out, {touching} touching"
     );
 }
+
+/// A coordinate for [`far_pieces_are_skipped_without_changing_an_answer`]: small integers
+/// and halves (exact touches at hull edges, corners on lines), or a random float.
+fn grid_or_float(rng: &mut impl rand::Rng, grid: bool) -> f32 {
+    if grid {
+        rng.random_range(-8..=8) as f32 * 0.5
+    } else {
+        rng.random_range(-4.0..4.0)
+    }
+}
+
+/// The sweeps of endpoints and corners that stay out of the other segment's hull, and the
+/// corner disks of a rounded box that the path does not go beyond, are skipped; every answer
+/// is the same, interval for interval, as with nothing skipped. On shapes placed on a grid of
+/// halves (so endpoints and corners meet hull edges exactly) and at random.
+#[test]
+fn far_pieces_are_skipped_without_changing_an_answer() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0xfa5);
+    let mut touching = [0; 3];
+    for case in 0..60_000 {
+        let grid = case % 3 != 0;
+        let mut path = || {
+            let mut p = || v(grid_or_float(&mut rng, grid), grid_or_float(&mut rng, grid));
+            [p(), p()]
+        };
+        let (a, b, c, d) = (path(), path(), path(), path());
+        let half = v(
+            grid_or_float(&mut rng, grid).abs() + 0.5,
+            grid_or_float(&mut rng, grid).abs() + 0.5,
+        );
+        let radius = grid_or_float(&mut rng, grid).abs() + 0.5;
+        let pairs = [
+            (
+                segment_segment([a, b], [c, d], true),
+                segment_segment([a, b], [c, d], false),
+            ),
+            (
+                segment_box([a, b], c, half, true),
+                segment_box([a, b], c, half, false),
+            ),
+            (
+                one(rounded_box_interval(a, half, radius, true)),
+                one(rounded_box_interval(a, half, radius, false)),
+            ),
+        ];
+        for (k, (skipping, all)) in pairs.into_iter().enumerate() {
+            assert_eq!(
+                &skipping[..],
+                &all[..],
+                "kind {k}: {a:?} {b:?} {c:?} {d:?} {half:?} {radius}"
+            );
+            touching[k] += usize::from(!all.is_empty());
+        }
+    }
+    // Every kind touches often (and misses often: the paths are random).
+    assert!(touching.iter().all(|&n| n > 5_000), "{touching:?}");
+}
