@@ -73,10 +73,13 @@ pub(crate) fn assert_well_formed(events: &[CollisionEvent]) {
             assert!((0.0..=1.0).contains(&along), "{e:?}");
         }
     }
+    // Sent by time, then entities, then kind.
+    let key = |e: &CollisionEvent| (e.entity.to_bits(), e.other.to_bits(), e.kind);
     for w in events.windows(2) {
         assert!(
-            w[0].time_of_impact <= w[1].time_of_impact,
-            "messages out of time order: {w:?}"
+            w[0].time_of_impact < w[1].time_of_impact
+                || (w[0].time_of_impact == w[1].time_of_impact && key(&w[0]) <= key(&w[1])),
+            "messages out of order: {w:?}"
         );
     }
 }
