@@ -61,8 +61,10 @@ impl Rows {
     #[inline]
     fn of(&self, y: f32) -> usize {
         // Truncation is the floor where `y` is at least `bottom`; below it the difference is
-        // negative and the cast saturates to row 0.
-        (((f64::from(y) - self.bottom) * self.scale) as usize).min(self.count - 1)
+        // negative and clamps to row 0 (the cast saturates, and takes NaN to 0). A signed
+        // cast is one instruction; an unsigned one takes several.
+        let row = ((f64::from(y) - self.bottom) * self.scale) as i64;
+        row.clamp(0, self.count as i64 - 1) as usize
     }
 }
 
