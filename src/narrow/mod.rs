@@ -17,11 +17,11 @@
 //! |---|---|---|
 //! | point–point, point–box, box–box | relative motion against a box grown by the half extents (a point is a box of size 0) | [`clip_segment_aabb`](crate::geometry::clip_segment_aabb) |
 //! | point–circle, circle–circle | relative motion against a disk of the summed radius | [`intersect_segment_circle`](crate::geometry::intersect_segment_circle) |
-//! | circle–box | relative motion against the rounded box: two grown boxes and four corner disks | clip and circle |
+//! | circle–box | relative motion against the rounded box: two grown boxes, and the corner disks the path goes beyond on both axes | clip and circle |
 //! | point–segment | the point on the moving segment | [`sweep_point_segment`](crate::geometry::sweep_point_segment) |
 //! | segment–segment | contact starts and ends when an endpoint of one is on the other | four point–segment sweeps |
 //! | segment–box | ... when an endpoint crosses the box boundary or a corner crosses the segment | two clips, four sweeps |
-//! | segment–circle | ... when an endpoint crosses the circle, or the circle is tangent to the segment's interior (a quartic in time for a turning segment, solved by isolating its roots between the roots of its derivatives) | circle, quartic |
+//! | segment–circle | ... when an endpoint crosses the circle, or the circle is tangent to the segment's interior (a quartic in time for a turning segment: its roots isolated between the roots of its derivatives, each refined by Newton steps kept inside its sign bracket) | circle, quartic |
 //!
 //! For the pairs with a segment, the moments at which contact can begin or end are found
 //! first; between two such moments contact does not change, and one test at the midpoint
@@ -29,7 +29,9 @@
 //! the exact static kernels, so consecutive steps agree about the shared moment. Before any
 //! of that, a pair with a segment is dropped if the two shapes' bounding disks (each centre
 //! moves linearly) stay apart all step by a margin far above rounding: a few operations
-//! instead of a dozen sweeps for the many candidate pairs that never come close.
+//! instead of a dozen sweeps for the many candidate pairs that never come close. Within a
+//! pair, an endpoint or corner whose path stays out of the box around the other segment's
+//! whole motion is not swept against it (it can never be on it).
 //!
 //! Many points against one box (bullets near a wall) can also be solved together:
 //! [`PointBoxBatch`] clips their relative paths eight at a time with SIMD, as the plugin does
