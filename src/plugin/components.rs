@@ -241,11 +241,28 @@ pub struct SweptPath {
     /// The plane part of its world transform then (to rebuild the start when the collider's
     /// kind changes).
     #[reflect(ignore)]
-    pub(crate) previous_world: Option<Affine2>,
+    pub(crate) previous_world: Option<PackedPlane>,
     /// The plugin's tick in which `path` was written (an entity left out of a tick keeps the
     /// path of the last tick it was swept in).
     #[reflect(ignore)]
     pub(crate) tick: u64,
+}
+
+/// An [`Affine2`] stored without its 16-byte alignment: 24 bytes instead of 32, so that
+/// [`SweptPath`], which every tick reads and writes for every collider, stays small.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PackedPlane([f32; 6]);
+
+impl From<Affine2> for PackedPlane {
+    fn from(plane: Affine2) -> Self {
+        Self(plane.to_cols_array())
+    }
+}
+
+impl From<PackedPlane> for Affine2 {
+    fn from(packed: PackedPlane) -> Self {
+        Affine2::from_cols_array(&packed.0)
+    }
 }
 
 impl SweptPath {

@@ -248,7 +248,7 @@ pub(crate) fn prepare(
         if swept.previous.is_none() || teleport || collider.is_added() {
             let world = world_plane(entity, &transforms).ok();
             swept.previous = world.map(|w| collider.shape_in(&w)).filter(usable);
-            swept.previous_world = world;
+            swept.previous_world = world.map(Into::into);
         }
     }
 }
@@ -344,7 +344,7 @@ pub(crate) fn broad_phase(
                 .previous
                 .and_then(|previous| ShapePath::between(previous, end))
                 .or_else(|| {
-                    let start = collider.shape_in(&swept.previous_world?);
+                    let start = collider.shape_in(&swept.previous_world?.into());
                     ShapePath::between(start, end).filter(ShapePath::is_valid)
                 })
                 .unwrap_or_else(|| ShapePath::still(end));
@@ -371,7 +371,7 @@ pub(crate) fn broad_phase(
         swept.path = Some(path);
         swept.tick = state.tick;
         swept.previous = Some(end);
-        swept.previous_world = world.ok();
+        swept.previous_world = world.ok().map(Into::into);
         state.bodies.push(Body {
             entity,
             path,
