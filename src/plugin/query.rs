@@ -161,9 +161,9 @@ impl SweepQuery<'_> {
                 return ControlFlow::Break(());
             }
             // Ties go to the smaller entity, as in `segment_hits`.
-            let entity = self.state.bodies[i as usize].entity;
+            let entity = self.state.body(i as usize).entity;
             if let Some(t) = self.first_touch(&ray, i as usize, filter)
-                && best.is_none_or(|(bt, bi)| (t, entity) < (bt, self.state.bodies[bi].entity))
+                && best.is_none_or(|(bt, bi)| (t, entity) < (bt, self.state.body(bi).entity))
             {
                 best = Some((t, i as usize));
             }
@@ -178,7 +178,7 @@ impl SweepQuery<'_> {
         hits.clear();
         let ray = ShapePath::Point([a, b]);
         self.state.broad.query_segment(a, b, |i, _| {
-            let entity = self.state.bodies[i as usize].entity;
+            let entity = self.state.body(i as usize).entity;
             if !hits.iter().any(|h| h.entity == entity)
                 && let Some(t) = self.first_touch(&ray, i as usize, filter)
             {
@@ -204,7 +204,7 @@ impl SweepQuery<'_> {
         }
         let bounds = probe.swept_bounds();
         self.state.broad.query(&bounds, |i| {
-            let body = &self.state.bodies[i as usize];
+            let body = self.state.body(i as usize);
             if filter.accepts(body.entity, &body.layers)
                 && !contact_intervals(&probe, &ShapePath::still(body.path.at(1.0))).is_empty()
             {
@@ -227,7 +227,7 @@ impl SweepQuery<'_> {
         }
         let mut any = false;
         self.state.broad.query(&probe.swept_bounds(), |i| {
-            let body = &self.state.bodies[i as usize];
+            let body = self.state.body(i as usize);
             any = any
                 || (filter.accepts(body.entity, &body.layers)
                     && !contact_intervals(&probe, &ShapePath::still(body.path.at(1.0))).is_empty());
@@ -237,7 +237,7 @@ impl SweepQuery<'_> {
 
     /// When (as a fraction of the way) the moving point `ray` first touches body `i`.
     fn first_touch(&self, ray: &ShapePath, i: usize, filter: &QueryFilter) -> Option<f32> {
-        let body = &self.state.bodies[i];
+        let body = self.state.body(i);
         if !filter.accepts(body.entity, &body.layers) {
             return None;
         }
@@ -246,7 +246,7 @@ impl SweepQuery<'_> {
     }
 
     fn hit(&self, ray: &ShapePath, i: usize, t: f32, a: Vec2, b: Vec2) -> RayHit {
-        let body = &self.state.bodies[i];
+        let body = self.state.body(i);
         let target = ShapePath::still(body.path.at(1.0));
         let w = witness(ray, &target, t, false);
         RayHit {

@@ -199,14 +199,13 @@ pub struct TickState {
     started: Option<Instant>,
     tick: u64,
     duration: f32,
-    /// In order of their swept bounds' left edges (pairs are put in entity order where it
-    /// matters).
+    /// In query order (pairs are put in entity order where it matters).
     pub(crate) bodies: Vec<Body>,
     bounds: Vec<Aabb2d>,
-    /// Scratch for ordering `bodies` and `bounds`.
+    /// The boxes in order of left edge: the edge's key in the high half, the body in the low
+    /// half (the broad phase's box `k` is body `keys[k] as u32`).
     keys: Vec<u64>,
     scratch: Vec<u64>,
-    moved_bodies: Vec<Body>,
     moved_bounds: Vec<Aabb2d>,
     /// The broad phase over `bounds` (indices into `bodies`).
     pub(crate) broad: BroadPhase,
@@ -382,17 +381,18 @@ pub(crate) fn broad_phase(
     skipped.reasons.retain(|&e, _| colliders.contains(e));
     order_by_left_edge(state);
     state.broad.set_method(settings.broad_phase);
-    let bodies = &state.bodies;
+    let (bodies, keys) = (&state.bodies, &state.keys);
+    let body = |sorted: u32| &bodies[keys[sorted as usize] as u32 as usize];
     // Every box is usable (checked above) and in order.
     state.broad.find_pairs_in_order(
         &state.bounds,
-        |i, j| {
-            bodies[i as usize]
-                .layers
-                .interacts_with(&bodies[j as usize].layers)
-        },
+        |i, j| body(i).layers.interacts_with(&body(j).layers),
         &mut state.pairs,
     );
+    // From the boxes' order to the bodies'.
+    for pair in &mut state.pairs {
+        *pair = (keys[pair.0 as usize] as u32, keys[pair.1 as usize] as u32);
+    }
     *stats = SweepStats {
         colliders: state.bodies.len(),
         skipped: skipped.len(),
@@ -403,11 +403,10 @@ pub(crate) fn broad_phase(
     };
 }
 
-/// Puts the bodies (and their bounds) in order of their bounds' left edges, ties by query
-/// order. Two colliders whose bounds overlap are then near each other in the list, so the
-/// narrow phase and the report, which read both bodies of every candidate pair, find them
-/// in cache rather than scattered over memory in spawn order; the broad phase finds the
-/// boxes already sorted.
+/// Puts the bounds in order of their left edges, ties by query order, and keeps in `keys`
+/// which body each came from (the low halves). The broad phase finds the boxes sorted; the
+/// bodies stay where the gather put them (moving them costs more than reading the few that
+/// candidate pairs need).
 fn order_by_left_edge(state: &mut TickState) {
     state.keys.clear();
     state.keys.extend(
@@ -416,17 +415,19 @@ fn order_by_left_edge(state: &mut TickState) {
             .map(|(i, b)| (u64::from(order_key(b.min.x)) << 32) | i),
     );
     sort_by_high_half(&mut state.keys, &mut state.scratch);
-    let (keys, bodies, bounds) = (&state.keys, &state.bodies, &state.bounds);
-    state.moved_bodies.clear();
-    state
-        .moved_bodies
-        .extend(keys.iter().map(|&k| bodies[k as u32 as usize]));
+    let (keys, bounds) = (&state.keys, &state.bounds);
     state.moved_bounds.clear();
     state
         .moved_bounds
         .extend(keys.iter().map(|&k| bounds[k as u32 as usize]));
-    core::mem::swap(&mut state.bodies, &mut state.moved_bodies);
     core::mem::swap(&mut state.bounds, &mut state.moved_bounds);
+}
+
+impl TickState {
+    /// The body of the broad phase's box `sorted`.
+    pub(crate) fn body(&self, sorted: usize) -> &Body {
+        &self.bodies[self.keys[sorted] as u32 as usize]
+    }
 }
 
 /// Contact intervals of every candidate pair, in parallel when allowed; points against a
