@@ -113,6 +113,9 @@ pub struct BroadPhase {
     strips: strips::Strips,
     grid: grid::Grid,
     bvh: bvh::Bvh,
+    /// The pairs of [`find_pairs_in_order`](Self::find_pairs_in_order) by another method
+    /// than the strips (kept to reuse its allocation).
+    found: Vec<(u32, u32)>,
 }
 
 impl BroadPhase {
@@ -163,19 +166,23 @@ impl BroadPhase {
 
     /// [`find_pairs`](Self::find_pairs) of boxes that are all usable (finite, not inside
     /// out) and already in order of lower x edge, as the plugin hands them over: the strips
-    /// skip their sort.
+    /// skip their sort. Calls `found(i, j)` with each pair instead of collecting them, so
+    /// that the caller can filter and keep what it needs of both boxes while it reads them.
     pub(crate) fn find_pairs_in_order(
         &mut self,
         bounds: &[Aabb2d],
-        filter: impl Fn(u32, u32) -> bool,
-        pairs: &mut Vec<(u32, u32)>,
+        mut found: impl FnMut(u32, u32),
     ) {
-        if self.method != BroadPhaseMethod::Strips {
-            self.find_pairs(bounds, filter, pairs);
+        if self.method == BroadPhaseMethod::Strips {
+            self.strips.find_pairs_in_order(bounds, &mut found);
             return;
         }
-        pairs.clear();
-        self.strips.find_pairs_in_order(bounds, &filter, pairs);
+        let mut pairs = core::mem::take(&mut self.found);
+        self.find_pairs(bounds, |_, _| true, &mut pairs);
+        for &(i, j) in &pairs {
+            found(i, j);
+        }
+        self.found = pairs;
     }
 
     /// Calls `found` once with the index of every box of the last

@@ -76,7 +76,11 @@ impl Strips {
         pairs: &mut Vec<(u32, u32)>,
     ) {
         self.build(bounds);
-        self.pairs(filter, pairs);
+        self.pairs(&mut |i, j| {
+            if filter(i, j) {
+                pairs.push((i, j));
+            }
+        });
     }
 
     /// [`find_pairs`](Self::find_pairs) of boxes that are all usable and already in order of
@@ -84,15 +88,15 @@ impl Strips {
     pub(super) fn find_pairs_in_order(
         &mut self,
         bounds: &[Aabb2d],
-        filter: &impl Fn(u32, u32) -> bool,
-        pairs: &mut Vec<(u32, u32)>,
+        found: &mut impl FnMut(u32, u32),
     ) {
         self.build_in_order(bounds);
-        self.pairs(filter, pairs);
+        self.pairs(found);
     }
 
-    /// Every overlapping pair of the last build, each from the row of the higher lower edge.
-    fn pairs(&self, filter: &impl Fn(u32, u32) -> bool, pairs: &mut Vec<(u32, u32)>) {
+    /// Calls `found` with every overlapping pair of the last build, each from the row of the
+    /// higher lower edge.
+    fn pairs(&self, found: &mut impl FnMut(u32, u32)) {
         let Some(rows) = self.layout else {
             return;
         };
@@ -107,9 +111,7 @@ impl Strips {
                     // row of a height is monotonic).
                     if overlap(&a.bounds, &b.bounds) && a.row.max(b.row) as usize == r {
                         let (i, j) = (a.index.min(b.index), a.index.max(b.index));
-                        if filter(i, j) {
-                            pairs.push((i, j));
-                        }
+                        found(i, j);
                     }
                 }
             }

@@ -70,7 +70,12 @@ fn check(name: &str, bounds: &[Aabb2d]) {
         let mut broad = BroadPhase::new(method);
         let mut pairs = vec![(7, 7)];
         for _ in 0..2 {
-            broad.find_pairs_in_order(&in_order, filter, &mut pairs);
+            pairs.clear();
+            broad.find_pairs_in_order(&in_order, |i, j| {
+                if filter(i, j) {
+                    pairs.push((i, j));
+                }
+            });
             let mut sorted = pairs.clone();
             sorted.sort_unstable();
             sorted.dedup();

@@ -209,17 +209,23 @@ pub struct TickState {
     moved_bounds: Vec<Aabb2d>,
     /// The broad phase over `bounds` (indices into `bodies`).
     pub(crate) broad: BroadPhase,
+    /// The candidate pairs as indices into `bodies`.
     pairs: Vec<(u32, u32)>,
-    /// Pairs that touch in this tick, with when: those solved one by one in the order of
-    /// `pairs`, then the batched ones (the report does not depend on this order).
-    results: Vec<(u32, u32, Intervals)>,
+    /// The two bodies of each candidate pair, copied when the broad phase reads them: the
+    /// narrow phase and the report then read them in order, where reading `bodies` by index
+    /// would miss the cache at every pair in a large world.
+    pair_bodies: Vec<(Body, Body)>,
+    /// Pairs that touch in this tick (by index into `pairs`), with when: those solved one by
+    /// one in the order of `pairs`, then the batched ones (the report does not depend on this
+    /// order).
+    results: Vec<(u32, Intervals)>,
     /// Point–box pairs as `(box, point, pair)`, sorted by box.
     groups: Vec<(u32, u32, u32)>,
     /// Pairs solved in batches (by index into `pairs`; empty if none).
     skip: Vec<bool>,
     batch: PointBoxBatch,
     /// Each parallel chunk's share of `results`.
-    chunks: Vec<Vec<(u32, u32, Intervals)>>,
+    chunks: Vec<Vec<(u32, Intervals)>>,
     /// Events to trigger on observed entities.
     targets: Vec<CollisionEvent>,
     kinds: Vec<(CollisionKind, f32)>,
@@ -382,17 +388,19 @@ pub(crate) fn broad_phase(
     order_by_left_edge(state);
     state.broad.set_method(settings.broad_phase);
     let (bodies, keys) = (&state.bodies, &state.keys);
-    let body = |sorted: u32| &bodies[keys[sorted as usize] as u32 as usize];
-    // Every box is usable (checked above) and in order.
-    state.broad.find_pairs_in_order(
-        &state.bounds,
-        |i, j| body(i).layers.interacts_with(&body(j).layers),
-        &mut state.pairs,
-    );
-    // From the boxes' order to the bodies'.
-    for pair in &mut state.pairs {
-        *pair = (keys[pair.0 as usize] as u32, keys[pair.1 as usize] as u32);
-    }
+    let (pairs, pair_bodies) = (&mut state.pairs, &mut state.pair_bodies);
+    pairs.clear();
+    pair_bodies.clear();
+    // Every box is usable (checked above) and in order. Each pair's bodies are read once,
+    // for their layers and to keep a copy for the narrow phase and the report.
+    state.broad.find_pairs_in_order(&state.bounds, |i, j| {
+        let (i, j) = (keys[i as usize] as u32, keys[j as usize] as u32);
+        let (a, b) = (&bodies[i as usize], &bodies[j as usize]);
+        if a.layers.interacts_with(&b.layers) {
+            pairs.push((i, j));
+            pair_bodies.push((*a, *b));
+        }
+    });
     *stats = SweepStats {
         colliders: state.bodies.len(),
         skipped: skipped.len(),
@@ -440,23 +448,18 @@ pub(crate) fn narrow_phase(
     let began = Instant::now();
     let state = &mut *state;
     let batched = group_points_by_box(state);
-    let bodies = &state.bodies;
     let skip = &state.skip;
     // The pairs `pairs`, the first of which is pair `offset`.
-    let solve = |offset: usize, pairs: &[(u32, u32)], out: &mut Vec<(u32, u32, Intervals)>| {
+    let solve = |offset: usize, pairs: &[(Body, Body)], out: &mut Vec<(u32, Intervals)>| {
         out.clear();
         out.extend(
-            pairs
-                .iter()
-                .enumerate()
-                .filter(|&(k, _)| skip.get(offset + k) != Some(&true))
-                .filter_map(|(_, &(i, j))| {
+            (offset as u32..)
+                .zip(pairs)
+                .filter(|&(k, _)| skip.get(k as usize) != Some(&true))
+                .filter_map(|(k, (a, b))| {
                     // Every body's path is valid (checked in the broad phase).
-                    let intervals = contact_intervals_of_valid(
-                        &bodies[i as usize].path,
-                        &bodies[j as usize].path,
-                    );
-                    (!intervals.is_empty()).then_some((i, j, intervals))
+                    let intervals = contact_intervals_of_valid(&a.path, &b.path);
+                    (!intervals.is_empty()).then_some((k, intervals))
                 }),
         );
     };
@@ -471,8 +474,11 @@ pub(crate) fn narrow_phase(
             }
             stats.parallel_chunks = count;
             pool.scope(|scope| {
-                for (c, (pairs, out)) in
-                    state.pairs.chunks(CHUNK).zip(&mut state.chunks).enumerate()
+                for (c, (pairs, out)) in state
+                    .pair_bodies
+                    .chunks(CHUNK)
+                    .zip(&mut state.chunks)
+                    .enumerate()
                 {
                     scope.spawn(async move { solve(c * CHUNK, pairs, out) });
                 }
@@ -482,23 +488,29 @@ pub(crate) fn narrow_phase(
                 state.results.extend_from_slice(out);
             }
         }
-        _ => solve(0, &state.pairs, &mut state.results),
+        _ => solve(0, &state.pair_bodies, &mut state.results),
     }
     // The batches, after the other pairs (the report does not depend on the order of pairs).
     for group in state.groups.chunk_by(|a, b| a.0 == b.0) {
         if group.len() < PointBoxBatch::MIN_POINTS {
             continue;
         }
-        let (pairs, results) = (&state.pairs, &mut state.results);
+        let (pairs, results) = (&state.pair_bodies, &mut state.results);
+        // The box and each point, from the side of the pair each is on.
+        let path = |k: u32, body: u32| {
+            let (a, b) = &pairs[k as usize];
+            if state.pairs[k as usize].0 == body {
+                a.path
+            } else {
+                b.path
+            }
+        };
         state.batch.intervals_of(
             group
                 .iter()
-                .map(|&(_, point, k)| (k as usize, bodies[point as usize].path)),
-            &bodies[group[0].0 as usize].path,
-            |k, interval| {
-                let (i, j) = pairs[k];
-                results.push((i, j, Intervals::single(interval)));
-            },
+                .map(|&(_, point, k)| (k as usize, path(k, point))),
+            &path(group[0].2, group[0].0),
+            |k, interval| results.push((k as u32, Intervals::single(interval))),
         );
     }
     stats.batched_pairs = batched;
@@ -512,9 +524,8 @@ pub(crate) fn narrow_phase(
 fn group_points_by_box(state: &mut TickState) -> usize {
     state.groups.clear();
     state.skip.clear();
-    let bodies = &state.bodies;
-    for (k, &(i, j)) in (0u32..).zip(&state.pairs) {
-        match (&bodies[i as usize].path, &bodies[j as usize].path) {
+    for (k, (&(i, j), (a, b))) in (0u32..).zip(state.pairs.iter().zip(&state.pair_bodies)) {
+        match (&a.path, &b.path) {
             (ShapePath::Point(_), ShapePath::Aabb { .. }) => state.groups.push((j, i, k)),
             (ShapePath::Aabb { .. }, ShapePath::Point(_)) => state.groups.push((i, j, k)),
             _ => {}
@@ -573,8 +584,9 @@ fn event(
 fn pair_events(world: &World, state: &mut TickState, contacts: &mut Contacts) {
     let (tick, duration) = (state.tick, state.duration);
     state.events.clear();
-    for (i, j, intervals) in &state.results {
-        let (mut a, mut b) = (&state.bodies[*i as usize], &state.bodies[*j as usize]);
+    for (k, intervals) in &state.results {
+        let pair = &state.pair_bodies[*k as usize];
+        let (mut a, mut b) = (&pair.0, &pair.1);
         // Each pair is seen from its smaller entity (contact intervals are symmetric).
         if b.entity < a.entity {
             core::mem::swap(&mut a, &mut b);
