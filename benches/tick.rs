@@ -5,8 +5,11 @@
 //! smaller scale, beside a sparse one).
 //!
 //! `cargo bench --bench tick`. The per-collider time should stay about flat from 1,000 to
-//! 100,000 colliders (near-linear scaling).
+//! 100,000 colliders (near-linear scaling). The compute pool gets every core the process may
+//! use ([`every_core`]): `taskset -c 0 cargo bench --bench tick` measures one core, a plain
+//! run all of them.
 
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
@@ -42,9 +45,20 @@ enum Layout {
     Clustered,
 }
 
+/// Task pools whose compute pool has a thread for every core this process may run on: one
+/// under `taskset -c 0`, two on this machine. Bevy's default keeps a thread each for IO and
+/// async tasks out of the compute pool, which leaves a two-core machine a one-thread compute
+/// pool and the narrow phase serial.
+fn every_core() -> TaskPoolPlugin {
+    let mut task_pool_options = TaskPoolOptions::default();
+    task_pool_options.compute.min_threads =
+        std::thread::available_parallelism().map_or(1, core::num::NonZero::get);
+    TaskPoolPlugin { task_pool_options }
+}
+
 fn world(count: usize, layout: Layout) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SweepPlugin::default()))
+    app.add_plugins((MinimalPlugins.set(every_core()), SweepPlugin::default()))
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
         .add_systems(FixedUpdate, wrap);
     let half = (count as f32).sqrt() * 10.0;

@@ -15,7 +15,7 @@
 pub mod brute;
 
 use avian2d::prelude as av;
-use bevy::app::{FixedPostUpdate, FixedUpdate};
+use bevy::app::{FixedPostUpdate, FixedUpdate, TaskPoolOptions, TaskPoolPlugin};
 use bevy::ecs::message::Messages;
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
@@ -211,10 +211,22 @@ fn avian_collider(kind: Kind) -> av::Collider {
     }
 }
 
+/// Task pools whose compute pool has a thread for every core this process may run on (one
+/// under `taskset -c 0`). Bevy's default keeps a thread each for IO and async tasks out of
+/// the compute pool, which leaves a two-core machine a one-thread compute pool: neither
+/// library would run anything in parallel. The pools are global: the first app sets them
+/// for both libraries.
+fn every_core() -> TaskPoolPlugin {
+    let mut task_pool_options = TaskPoolOptions::default();
+    task_pool_options.compute.min_threads =
+        std::thread::available_parallelism().map_or(1, core::num::NonZero::get);
+    TaskPoolPlugin { task_pool_options }
+}
+
 /// A headless app ticking once per `update()` (after a first update that starts the clock).
 fn headless(scene: &Scene) -> App {
     let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
+    app.add_plugins(MinimalPlugins.set(every_core()))
         .insert_resource(Time::<Fixed>::from_seconds(TICK_SECONDS))
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
         .insert_resource(Arena(scene.half))
