@@ -52,6 +52,20 @@ pub struct SweepPlugin {
     pub length_unit: f32,
     /// Run the narrow phase on Bevy's compute task pool. Results are identical either way.
     /// Default: `true`.
+    ///
+    /// It runs in parallel only when the pool has more than one thread. Bevy's default
+    /// `TaskPoolPlugin` keeps a thread each for IO and async tasks out of the compute pool,
+    /// which leaves a two-core machine a one-thread compute pool; give it more with
+    /// `TaskPoolOptions`:
+    ///
+    /// ```
+    /// use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+    /// use bevy::prelude::*;
+    ///
+    /// let mut task_pool_options = TaskPoolOptions::default();
+    /// task_pool_options.compute.min_threads = 2;
+    /// App::new().add_plugins(MinimalPlugins.set(TaskPoolPlugin { task_pool_options }));
+    /// ```
     pub parallel: bool,
     /// How the broad phase finds the pairs whose swept bounds overlap. Every method finds
     /// the same pairs; they differ in speed on different scenes (see [`crate::broad`]).
