@@ -463,12 +463,20 @@ pub(crate) fn narrow_phase(
                 }),
         );
     };
-    const CHUNK: usize = 512;
+    // Pairs per task: a few tasks for every thread, so that a thread that wakes late still
+    // finds work, and never so few pairs that a task costs more to spawn than to run.
+    const FEWEST: usize = 128;
+    const MOST: usize = 1024;
     match ComputeTaskPool::try_get() {
-        Some(pool) if settings.parallel && pool.thread_num() > 1 && state.pairs.len() > CHUNK => {
+        Some(pool) if settings.parallel && pool.thread_num() > 1 && state.pairs.len() > FEWEST => {
+            let chunk = state
+                .pairs
+                .len()
+                .div_ceil(4 * pool.thread_num())
+                .clamp(FEWEST, MOST);
             // Each chunk fills its own buffer (kept between ticks); the buffers are joined in
             // chunk order, so the result does not depend on the number of threads.
-            let count = state.pairs.len().div_ceil(CHUNK);
+            let count = state.pairs.len().div_ceil(chunk);
             if state.chunks.len() < count {
                 state.chunks.resize_with(count, Vec::new);
             }
@@ -476,11 +484,11 @@ pub(crate) fn narrow_phase(
             pool.scope(|scope| {
                 for (c, (pairs, out)) in state
                     .pair_bodies
-                    .chunks(CHUNK)
+                    .chunks(chunk)
                     .zip(&mut state.chunks)
                     .enumerate()
                 {
-                    scope.spawn(async move { solve(c * CHUNK, pairs, out) });
+                    scope.spawn(async move { solve(c * chunk, pairs, out) });
                 }
             });
             state.results.clear();
