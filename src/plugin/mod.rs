@@ -47,8 +47,12 @@ pub struct SweepPlugin {
     pub integrate_velocity: bool,
     /// World units per metre-sized object: `1.0` for games in metres, about `100.0` for games
     /// in pixels. Contact decisions are exact at any scale and do not use it; it sizes what
-    /// [`SweepDebugPlugin`](crate::debug::SweepDebugPlugin) draws (with the `debug-draw`
-    /// feature). Default: `1.0`.
+    #[cfg_attr(
+        feature = "debug-draw",
+        doc = "[`SweepDebugPlugin`](crate::debug::SweepDebugPlugin)"
+    )]
+    #[cfg_attr(not(feature = "debug-draw"), doc = "`SweepDebugPlugin`")]
+    /// draws (with the `debug-draw` feature). Default: `1.0`.
     pub length_unit: f32,
     /// Run the narrow phase on Bevy's compute task pool. Results are identical either way.
     /// Default: `true`.
