@@ -209,18 +209,16 @@ pub struct TickState {
     moved_bounds: Vec<Aabb2d>,
     /// The broad phase over `bounds` (indices into `bodies`).
     pub(crate) broad: BroadPhase,
-    /// The candidate pairs as indices into `bodies`.
-    pairs: Vec<(u32, u32)>,
-    /// The two bodies of each candidate pair, copied when the broad phase reads them: the
-    /// narrow phase and the report then read them in order, where reading `bodies` by index
+    /// The candidate pairs: the two bodies of each, copied when the broad phase reads them.
+    /// The narrow phase and the report read them in order, where reading `bodies` by index
     /// would miss the cache at every pair in a large world.
-    pair_bodies: Vec<(Body, Body)>,
+    pairs: Vec<(Body, Body)>,
     /// Pairs that touch in this tick (by index into `pairs`), with when: those solved one by
     /// one in the order of `pairs`, then the batched ones (the report does not depend on this
     /// order).
     results: Vec<(u32, Intervals)>,
-    /// Point–box pairs as `(box, point, pair)`, sorted by box.
-    groups: Vec<(u32, u32, u32)>,
+    /// Point–box pairs as `(box, pair)`, sorted by box.
+    groups: Vec<(Entity, u32)>,
     /// Pairs solved in batches (by index into `pairs`; empty if none).
     skip: Vec<bool>,
     batch: PointBoxBatch,
@@ -388,17 +386,17 @@ pub(crate) fn broad_phase(
     order_by_left_edge(state);
     state.broad.set_method(settings.broad_phase);
     let (bodies, keys) = (&state.bodies, &state.keys);
-    let (pairs, pair_bodies) = (&mut state.pairs, &mut state.pair_bodies);
+    let pairs = &mut state.pairs;
     pairs.clear();
-    pair_bodies.clear();
     // Every box is usable (checked above) and in order. Each pair's bodies are read once,
     // for their layers and to keep a copy for the narrow phase and the report.
     state.broad.find_pairs_in_order(&state.bounds, |i, j| {
-        let (i, j) = (keys[i as usize] as u32, keys[j as usize] as u32);
-        let (a, b) = (&bodies[i as usize], &bodies[j as usize]);
+        let (a, b) = (
+            &bodies[keys[i as usize] as u32 as usize],
+            &bodies[keys[j as usize] as u32 as usize],
+        );
         if a.layers.interacts_with(&b.layers) {
-            pairs.push((i, j));
-            pair_bodies.push((*a, *b));
+            pairs.push((*a, *b));
         }
     });
     *stats = SweepStats {
@@ -482,11 +480,8 @@ pub(crate) fn narrow_phase(
             }
             stats.parallel_chunks = count;
             pool.scope(|scope| {
-                for (c, (pairs, out)) in state
-                    .pair_bodies
-                    .chunks(chunk)
-                    .zip(&mut state.chunks)
-                    .enumerate()
+                for (c, (pairs, out)) in
+                    state.pairs.chunks(chunk).zip(&mut state.chunks).enumerate()
                 {
                     scope.spawn(async move { solve(c * chunk, pairs, out) });
                 }
@@ -496,28 +491,22 @@ pub(crate) fn narrow_phase(
                 state.results.extend_from_slice(out);
             }
         }
-        _ => solve(0, &state.pair_bodies, &mut state.results),
+        _ => solve(0, &state.pairs, &mut state.results),
     }
     // The batches, after the other pairs (the report does not depend on the order of pairs).
     for group in state.groups.chunk_by(|a, b| a.0 == b.0) {
         if group.len() < PointBoxBatch::MIN_POINTS {
             continue;
         }
-        let (pairs, results) = (&state.pair_bodies, &mut state.results);
-        // The box and each point, from the side of the pair each is on.
-        let path = |k: u32, body: u32| {
-            let (a, b) = &pairs[k as usize];
-            if state.pairs[k as usize].0 == body {
-                a.path
-            } else {
-                b.path
-            }
+        let (pairs, results) = (&state.pairs, &mut state.results);
+        // Every grouped pair is a point and a box, in either order.
+        let point_and_box = |k: u32| match &pairs[k as usize] {
+            (a, b) if matches!(a.path, ShapePath::Point(_)) => (a.path, b.path),
+            (a, b) => (b.path, a.path),
         };
         state.batch.intervals_of(
-            group
-                .iter()
-                .map(|&(_, point, k)| (k as usize, path(k, point))),
-            &path(group[0].2, group[0].0),
+            group.iter().map(|&(_, k)| (k as usize, point_and_box(k).0)),
+            &point_and_box(group[0].1).1,
             |k, interval| results.push((k as u32, Intervals::single(interval))),
         );
     }
@@ -526,16 +515,16 @@ pub(crate) fn narrow_phase(
     stats.narrow_phase_time = began.elapsed();
 }
 
-/// Puts every point–box pair in `state.groups` as `(box, point, pair)`, sorted by box, and
+/// Puts every point–box pair in `state.groups` as `(box, pair)`, sorted by box, and
 /// marks in `state.skip` the pairs of boxes with at least [`PointBoxBatch::MIN_POINTS`]
 /// points, which are solved in batches; returns their number.
 fn group_points_by_box(state: &mut TickState) -> usize {
     state.groups.clear();
     state.skip.clear();
-    for (k, (&(i, j), (a, b))) in (0u32..).zip(state.pairs.iter().zip(&state.pair_bodies)) {
+    for (k, (a, b)) in (0u32..).zip(&state.pairs) {
         match (&a.path, &b.path) {
-            (ShapePath::Point(_), ShapePath::Aabb { .. }) => state.groups.push((j, i, k)),
-            (ShapePath::Aabb { .. }, ShapePath::Point(_)) => state.groups.push((i, j, k)),
+            (ShapePath::Point(_), ShapePath::Aabb { .. }) => state.groups.push((b.entity, k)),
+            (ShapePath::Aabb { .. }, ShapePath::Point(_)) => state.groups.push((a.entity, k)),
             _ => {}
         }
     }
@@ -549,7 +538,7 @@ fn group_points_by_box(state: &mut TickState) -> usize {
     for group in state.groups.chunk_by(|a, b| a.0 == b.0) {
         if group.len() >= PointBoxBatch::MIN_POINTS {
             batched += group.len();
-            for &(_, _, k) in group {
+            for &(_, k) in group {
                 state.skip[k as usize] = true;
             }
         }
@@ -593,7 +582,7 @@ fn pair_events(world: &World, state: &mut TickState, contacts: &mut Contacts) {
     let (tick, duration) = (state.tick, state.duration);
     state.events.clear();
     for (k, intervals) in &state.results {
-        let pair = &state.pair_bodies[*k as usize];
+        let pair = &state.pairs[*k as usize];
         let (mut a, mut b) = (&pair.0, &pair.1);
         // Each pair is seen from its smaller entity (contact intervals are symmetric).
         if b.entity < a.entity {
