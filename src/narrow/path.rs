@@ -227,7 +227,21 @@ impl ShapePath {
     /// shapes at both ends of the step are [valid](Shape::is_valid).
     #[must_use]
     pub fn is_valid(&self) -> bool {
-        self.at(0.0).is_valid() && self.at(1.0).is_valid()
+        // `at(0.0)` and `at(1.0)` are exactly the two ends when both are finite (see `lerp`),
+        // so this is `self.at(0.0).is_valid() && self.at(1.0).is_valid()` without building
+        // the shapes.
+        let finite = |[p, q]: [Vec2; 2]| p.is_finite() && q.is_finite();
+        match *self {
+            ShapePath::Point(p) => finite(p),
+            ShapePath::Segment { a, b } => finite(a) && finite(b),
+            ShapePath::Circle { center, radius } => {
+                finite(center) && radius.is_finite() && radius > 0.0
+            }
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            } => finite(center) && half_extents.is_finite() && half_extents.cmpgt(Vec2::ZERO).all(),
+        }
     }
 
     /// Order of the kinds used to put a pair in canonical order: point, segment, circle, box.
@@ -237,6 +251,61 @@ impl ShapePath {
             ShapePath::Segment { .. } => 1,
             ShapePath::Circle { .. } => 2,
             ShapePath::Aabb { .. } => 3,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// `is_valid` is, by its definition, both ends' shapes valid: checked against
+    /// `at(0.0)` and `at(1.0)` on paths built from ordinary, huge, zero, infinite and NaN
+    /// coordinates and sizes.
+    #[test]
+    fn valid_paths_are_those_with_valid_ends() {
+        const VALUES: [f32; 9] = [
+            0.0,
+            -0.0,
+            1.5,
+            -3.0,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(0x7a11d);
+        let value = |rng: &mut ChaCha8Rng| VALUES[rng.random_range(0..VALUES.len())];
+        for _ in 0..20_000 {
+            let v = |rng: &mut ChaCha8Rng| Vec2::new(value(rng), value(rng));
+            let ends = |rng: &mut ChaCha8Rng| {
+                let p = v(rng);
+                // Often the same at both ends (a still coordinate).
+                [p, if rng.random_bool(0.3) { p } else { v(rng) }]
+            };
+            let path = match rng.random_range(0..4) {
+                0 => ShapePath::Point(ends(&mut rng)),
+                1 => ShapePath::Segment {
+                    a: ends(&mut rng),
+                    b: ends(&mut rng),
+                },
+                2 => ShapePath::Circle {
+                    center: ends(&mut rng),
+                    radius: value(&mut rng),
+                },
+                _ => ShapePath::Aabb {
+                    center: ends(&mut rng),
+                    half_extents: v(&mut rng),
+                },
+            };
+            assert_eq!(
+                path.is_valid(),
+                path.at(0.0).is_valid() && path.at(1.0).is_valid(),
+                "{path:?}"
+            );
         }
     }
 }
