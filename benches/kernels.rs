@@ -38,8 +38,10 @@
 //!   uniform in `[-1, 1]²`) and on `hits`, paths built so that the point lies on the segment at
 //!   a random time in the step, so every case sweeps at least once.
 //! - `point_box`: moving points (both ends uniform in `[-4, 4]²`) against one moving unit box:
-//!   [`contact_intervals`] pair by pair, and [`PointBoxBatch`] (eight relative paths at a time,
-//!   what the plugin does for a box near many points).
+//!   [`contact_intervals`] pair by pair, and [`PointBoxBatch`] (eight relative paths at a time).
+//! - `point_box_pairs`: the same points, each against its own moving box (centres uniform in
+//!   `[-3, 3]²`, half extents in `[0.1, 1.1]`): pairs that share nothing, what the plugin
+//!   batches in a busy tick.
 //!
 //! # Running
 //!
@@ -444,8 +446,9 @@ fn bench_sweep_point_segment(c: &mut Criterion) {
     group.finish();
 }
 
-/// Moving points against one moving box (bullets near a wall): [`contact_intervals`] pair by
-/// pair, against [`PointBoxBatch`], which clips eight relative paths at a time with SIMD.
+/// Moving points against one moving box (bullets near a wall), and each against its own box:
+/// [`contact_intervals`] pair by pair, against [`PointBoxBatch`], which clips eight relative
+/// paths at a time with SIMD.
 fn bench_point_box(c: &mut Criterion) {
     let mut rng = rng(6);
     let aabb = ShapePath::Aabb {
@@ -467,6 +470,32 @@ fn bench_point_box(c: &mut Criterion) {
     let mut batch = PointBoxBatch::default();
     group.bench_function("point_box_batch", |b| {
         b.iter(|| batch.intervals(&points, &aabb, |i, t| consume((i, t))));
+    });
+    group.finish();
+    // Each point with its own moving box (pairs that share nothing, as in a busy tick).
+    let pairs: Vec<(ShapePath, ShapePath)> = points
+        .iter()
+        .map(|&point| {
+            let center = [point_in(&mut rng, 3.0), point_in(&mut rng, 3.0)];
+            let half_extents = point_in(&mut rng, 1.0).abs() + Vec2::splat(0.1);
+            let aabb = ShapePath::Aabb {
+                center,
+                half_extents,
+            };
+            (point, aabb)
+        })
+        .collect();
+    let mut group = c.benchmark_group("point_box_pairs");
+    group.throughput(Throughput::Elements(N as u64));
+    group.bench_function("contact_intervals", |b| {
+        b.iter(|| {
+            for (p, aabb) in &pairs {
+                consume(contact_intervals(p, aabb));
+            }
+        });
+    });
+    group.bench_function("point_box_batch", |b| {
+        b.iter(|| batch.pair_intervals(pairs.iter().copied(), |i, t| consume((i, t))));
     });
     group.finish();
 }

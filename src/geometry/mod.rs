@@ -38,6 +38,7 @@ pub use clip::{
     clip_segment_aabb_liang_barsky, clip_segment_aabb_sectors, clip_segment_aabb_slab,
     clip_segments_aabb,
 };
+pub(crate) use clip::{clip_centered, clip8_centered};
 pub use hit::{CircleHits, SegmentClip, SegmentIntersection, Sweep, Sweeps, UpToTwo};
 pub(crate) use intersect::intersect_with_powers;
 pub use intersect::{intersect_segment_circle, intersect_segment_segment};

@@ -1,19 +1,25 @@
-//! Many moving points against one moving box at once: the point–box case of
-//! [`contact_intervals`](super::contact_intervals), eight points at a time with SIMD.
+//! Many pairs of a moving point and a moving box at once: the point–box case of
+//! [`contact_intervals`](super::contact_intervals), eight pairs at a time with SIMD.
 
 use super::ShapePath;
-use crate::geometry::{SegmentBatch, SegmentClip, clip_segments_aabb};
-use bevy_math::bounding::Aabb2d;
+use crate::geometry::{clip_centered, clip8_centered};
+use bevy_math::Vec2;
 
-/// Points against one box, eight at a time: what [`contact_intervals`](super::contact_intervals)
-/// gives for each point–box pair (the same contacts, times within a few ulps), with the
-/// relative paths clipped by the SIMD kernel [`clip_segments_aabb`].
+/// Points against boxes, eight pairs at a time: what
+/// [`contact_intervals`](super::contact_intervals) gives for each point–box pair (the same
+/// contacts, times within a few ulps). A point meets a box when its path seen from the box's
+/// centre enters the box's extents, so each pair is one segment clipped against one box
+/// centred on the origin; the SIMD slab test of
+/// [`clip_segments_aabb`](crate::geometry::clip_segments_aabb) clips eight of them at once,
+/// each lane with its own segment and its own box. Pairs may share the box (bullets against
+/// a wall: [`intervals`](Self::intervals)), the point (a bullet through a row of tiles), or
+/// nothing ([`pair_intervals`](Self::pair_intervals)).
 ///
-/// A point and a box meet during one interval at most. The buffers are kept between calls,
-/// so a batch reused from tick to tick allocates only when it grows.
+/// A point and a box meet during one interval at most. A batch allocates nothing: it gathers
+/// eight pairs at a time on the stack.
 ///
-/// This is how [`SweepPlugin`](crate::prelude::SweepPlugin) solves a box shared by many
-/// points (bullets against a wall): see [`PointBoxBatch::MIN_POINTS`].
+/// This is how [`SweepPlugin`](crate::prelude::SweepPlugin) solves every point–box pair of
+/// a tick.
 ///
 /// # Example
 /// ```
@@ -39,21 +45,17 @@ use bevy_math::bounding::Aabb2d;
 ///     assert!((enter - e).abs() < 1e-6 && (leave - l).abs() < 1e-6);
 /// }
 /// ```
-#[derive(Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct PointBoxBatch {
-    start_x: Vec<f32>,
-    start_y: Vec<f32>,
-    end_x: Vec<f32>,
-    end_y: Vec<f32>,
-    /// Which of `points` each lane is.
-    lanes: Vec<u32>,
-    clips: Vec<Option<SegmentClip>>,
+    // Nothing yet: pairs are gathered eight at a time on the stack. The type is kept so that
+    // buffers can be added without changing callers.
+    _private: (),
 }
 
 impl PointBoxBatch {
-    /// The fewest points against one box that the plugin solves as a batch (one full SIMD
-    /// register); fewer are solved one by one.
-    pub const MIN_POINTS: usize = 8;
+    /// The number of lanes of the SIMD clip: pairs are solved eight at a time, and the last
+    /// few one by one.
+    pub const LANES: usize = 8;
 
     /// Calls `found(i, [enter, leave])` for every `points[i]` that touches `aabb` during the
     /// step, in order of `i`. Paths that are not [`ShapePath::Point`], and invalid paths
@@ -65,69 +67,109 @@ impl PointBoxBatch {
         aabb: &ShapePath,
         found: impl FnMut(usize, [f32; 2]),
     ) {
-        self.intervals_of(points.iter().copied().enumerate(), aabb, found);
-    }
-
-    /// [`intervals`](Self::intervals) for points given with their own indices.
-    pub(crate) fn intervals_of(
-        &mut self,
-        points: impl Iterator<Item = (usize, ShapePath)>,
-        aabb: &ShapePath,
-        mut found: impl FnMut(usize, [f32; 2]),
-    ) {
-        let ShapePath::Aabb {
-            center,
-            half_extents,
-        } = *aabb
-        else {
-            return;
-        };
         if !aabb.is_valid() {
             return;
         }
-        for v in [
-            &mut self.start_x,
-            &mut self.start_y,
-            &mut self.end_x,
-            &mut self.end_y,
-        ] {
-            v.clear();
-        }
-        self.lanes.clear();
-        for (i, path) in points {
-            let ShapePath::Point(p) = path else {
+        self.pair_intervals(points.iter().map(|point| (*point, *aabb)), found);
+    }
+
+    /// Calls `found(i, [enter, leave])` for every pair `i` of a point and a box (in either
+    /// order) that touch during the step, in order of `i`: the pairs may share a box, a
+    /// point, or nothing. Pairs that are not a [`ShapePath::Point`] and a
+    /// [`ShapePath::Aabb`], or hold an invalid path (see [`ShapePath::is_valid`]), touch
+    /// nothing.
+    ///
+    /// # Example
+    /// ```
+    /// use bevy_math::Vec2;
+    /// use bevy_sweep::narrow::{PointBoxBatch, ShapePath};
+    ///
+    /// // One fast bullet through a row of ten tiles, two units apart.
+    /// let bullet = ShapePath::Point([Vec2::new(-1.0, 0.0), Vec2::new(19.0, 0.0)]);
+    /// let tiles = (0..10).map(|i| {
+    ///     let center = Vec2::new(2.0 * i as f32, 0.0);
+    ///     ShapePath::Aabb { center: [center; 2], half_extents: Vec2::splat(0.5) }
+    /// });
+    /// let mut batch = PointBoxBatch::default();
+    /// let mut hits = Vec::new();
+    /// batch.pair_intervals(tiles.map(|tile| (bullet, tile)), |i, [enter, _]| hits.push((i, enter)));
+    /// assert_eq!(hits.len(), 10);
+    /// // Tile `i` spans x = 2i - 0.5 ..= 2i + 0.5: the bullet enters it at (2i + 0.5) / 20.
+    /// for (i, enter) in hits {
+    ///     assert!((enter - (2.0 * i as f32 + 0.5) / 20.0).abs() < 1e-6);
+    /// }
+    /// ```
+    pub fn pair_intervals(
+        &mut self,
+        pairs: impl IntoIterator<Item = (ShapePath, ShapePath)>,
+        found: impl FnMut(usize, [f32; 2]),
+    ) {
+        self.intervals_of(
+            pairs
+                .into_iter()
+                .enumerate()
+                .filter(|(_, (a, b))| a.is_valid() && b.is_valid())
+                .map(|(i, (a, b))| (i, a, b)),
+            found,
+        );
+    }
+
+    /// [`pair_intervals`](Self::pair_intervals) for valid paths given with their own
+    /// indices (pairs that are not a point and a box are skipped).
+    pub(crate) fn intervals_of(
+        &mut self,
+        pairs: impl Iterator<Item = (usize, ShapePath, ShapePath)>,
+        mut found: impl FnMut(usize, [f32; 2]),
+    ) {
+        // Eight pairs at a time: the segments' start x, start y, end x, end y and the boxes'
+        // half x, half y, a lane each; and which pair each lane is.
+        let mut lanes = [[0.0f32; 8]; 6];
+        let mut ids = [0usize; 8];
+        let mut filled = 0;
+        for (i, a, b) in pairs {
+            let ((
+                ShapePath::Point(p),
+                ShapePath::Aabb {
+                    center,
+                    half_extents: half,
+                },
+            )
+            | (
+                ShapePath::Aabb {
+                    center,
+                    half_extents: half,
+                },
+                ShapePath::Point(p),
+            )) = (a, b)
+            else {
                 continue;
             };
-            if !path.is_valid() {
-                continue;
-            }
             // The point's path seen from the box's centre, rounded as the pair kernel does.
             let (start, end) = (p[0] - center[0], p[1] - center[1]);
-            self.start_x.push(start.x);
-            self.start_y.push(start.y);
-            self.end_x.push(end.x);
-            self.end_y.push(end.y);
-            self.lanes.push(i as u32);
+            for (lane, value) in lanes
+                .iter_mut()
+                .zip([start.x, start.y, end.x, end.y, half.x, half.y])
+            {
+                lane[filled] = value;
+            }
+            ids[filled] = i;
+            filled += 1;
+            if filled == 8 {
+                for (&i, clip) in ids.iter().zip(clip8_centered(&lanes)) {
+                    if let Some(clip) = clip {
+                        found(i, [clip.entry, clip.exit]);
+                    }
+                }
+                filled = 0;
+            }
         }
-        self.clips.clear();
-        self.clips.resize(self.lanes.len(), None);
-        let segments = SegmentBatch {
-            start_x: &self.start_x,
-            start_y: &self.start_y,
-            end_x: &self.end_x,
-            end_y: &self.end_y,
-        };
-        let bounds = Aabb2d {
-            min: -half_extents,
-            max: half_extents,
-        };
-        // The five buffers were filled together: the lengths agree.
-        if clip_segments_aabb(segments, &bounds, &mut self.clips).is_err() {
-            return;
-        }
-        for (&i, clip) in self.lanes.iter().zip(&self.clips) {
-            if let Some(clip) = clip {
-                found(i as usize, [clip.entry, clip.exit]);
+        // The last few one by one.
+        for (lane, &i) in ids[..filled].iter().enumerate() {
+            let [sx, sy, ex, ey, hx, hy] = lanes.map(|v| v[lane]);
+            if let Some(clip) =
+                clip_centered(Vec2::new(sx, sy), Vec2::new(ex, ey), Vec2::new(hx, hy))
+            {
+                found(i, [clip.entry, clip.exit]);
             }
         }
     }
@@ -210,6 +252,83 @@ mod tests {
                 assert!(
                     close(got[0], want[0], 4) && close(got[1], want[1], 4),
                     "scene {scene}, point {i}: {got:?} vs {want:?}"
+                );
+            }
+        }
+    }
+
+    /// Pairs that share nothing (each point with its own box, in either order), batched and
+    /// one by one: the same pairs touch, at times a few ulps apart. Mixed in: pairs that are
+    /// not a point and a box, and invalid paths, which touch nothing.
+    #[test]
+    fn pairs_agree_with_the_pair_kernel() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x9a1c);
+        let mut batch = PointBoxBatch::default();
+        let mut found = Vec::new();
+        for scene in 0..300 {
+            let integer = scene % 4 == 0;
+            let coordinate = |rng: &mut ChaCha8Rng| {
+                let v: f32 = rng.random_range(-4.0..4.0);
+                if integer { v.round() } else { v * 10.0 }
+            };
+            let pairs: Vec<(ShapePath, ShapePath)> = (0..rng.random_range(0..40))
+                .map(|k| {
+                    let point = ShapePath::Point([
+                        Vec2::new(coordinate(&mut rng), coordinate(&mut rng)),
+                        Vec2::new(coordinate(&mut rng), coordinate(&mut rng)),
+                    ]);
+                    let half = if integer {
+                        Vec2::new(1.0, 2.0)
+                    } else {
+                        Vec2::new(rng.random_range(0.1..10.0), rng.random_range(0.1..10.0))
+                    };
+                    let aabb = ShapePath::Aabb {
+                        center: [
+                            Vec2::new(coordinate(&mut rng), coordinate(&mut rng)),
+                            Vec2::new(coordinate(&mut rng), coordinate(&mut rng)),
+                        ],
+                        half_extents: half,
+                    };
+                    match k % 13 {
+                        0 => (aabb, point),
+                        1 => (point, point),
+                        2 => (point, ShapePath::Point([Vec2::NAN, Vec2::ZERO])),
+                        3 => (
+                            point,
+                            ShapePath::Aabb {
+                                center: [Vec2::ZERO; 2],
+                                half_extents: Vec2::new(-1.0, 1.0),
+                            },
+                        ),
+                        _ => (point, aabb),
+                    }
+                })
+                .collect();
+            found.clear();
+            batch.pair_intervals(pairs.iter().copied(), |i, interval| {
+                found.push((i, interval));
+            });
+            let expected: Vec<(usize, [f32; 2])> = pairs
+                .iter()
+                .enumerate()
+                .filter(|(_, (a, b))| {
+                    matches!(
+                        (a, b),
+                        (ShapePath::Point(_), ShapePath::Aabb { .. })
+                            | (ShapePath::Aabb { .. }, ShapePath::Point(_))
+                    )
+                })
+                .filter_map(|(i, (a, b))| contact_intervals(a, b).first().map(|&t| (i, t)))
+                .collect();
+            assert_eq!(
+                found.iter().map(|f| f.0).collect::<Vec<_>>(),
+                expected.iter().map(|e| e.0).collect::<Vec<_>>(),
+                "scene {scene}: the same pairs touch"
+            );
+            for ((i, got), (_, want)) in found.iter().zip(&expected) {
+                assert!(
+                    close(got[0], want[0], 4) && close(got[1], want[1], 4),
+                    "scene {scene}, pair {i}: {got:?} vs {want:?}"
                 );
             }
         }

@@ -33,9 +33,10 @@
 //! pair, an endpoint or corner whose path stays out of the box around the other segment's
 //! whole motion is not swept against it (it can never be on it).
 //!
-//! Many points against one box (bullets near a wall) can also be solved together:
+//! Pairs of a point and a box can also be solved together, whether they share the box
+//! (bullets near a wall), the point (a bullet through a row of tiles) or nothing:
 //! [`PointBoxBatch`] clips their relative paths eight at a time with SIMD, as the plugin does
-//! for a box with at least [`PointBoxBatch::MIN_POINTS`] points near it.
+//! for every point–box pair of a tick.
 
 mod batch;
 mod intervals;

@@ -159,8 +159,8 @@ pub struct SweepStats {
     pub touching_pairs: usize,
     /// Events sent (messages; observers get each twice, once per entity).
     pub events: usize,
-    /// Candidate pairs of a point and a box that the narrow phase solved in SIMD batches (a
-    /// box with at least [`PointBoxBatch::MIN_POINTS`] points near it).
+    /// Candidate pairs of a point and a box, which the narrow phase solves eight at a time
+    /// with SIMD ([`PointBoxBatch`]).
     pub batched_pairs: usize,
     /// Chunks the narrow phase ran in parallel on the compute task pool (0: it ran serially).
     pub parallel_chunks: usize,
@@ -217,10 +217,6 @@ pub struct TickState {
     /// one in the order of `pairs`, then the batched ones (the report does not depend on this
     /// order).
     results: Vec<(u32, Intervals)>,
-    /// Point–box pairs as `(box, pair)`, sorted by box.
-    groups: Vec<(Entity, u32)>,
-    /// Pairs solved in batches (by index into `pairs`; empty if none).
-    skip: Vec<bool>,
     batch: PointBoxBatch,
     /// Each parallel chunk's share of `results`.
     chunks: Vec<Vec<(u32, Intervals)>>,
@@ -436,8 +432,8 @@ impl TickState {
     }
 }
 
-/// Contact intervals of every candidate pair, in parallel when allowed; points against a
-/// box shared by many points in SIMD batches.
+/// Contact intervals of every candidate pair: point–box pairs eight at a time with SIMD,
+/// the others one by one, in parallel when allowed.
 pub(crate) fn narrow_phase(
     settings: Res<SweepSettings>,
     mut state: ResMut<TickState>,
@@ -445,15 +441,13 @@ pub(crate) fn narrow_phase(
 ) {
     let began = Instant::now();
     let state = &mut *state;
-    let batched = group_points_by_box(state);
-    let skip = &state.skip;
     // The pairs `pairs`, the first of which is pair `offset`.
     let solve = |offset: usize, pairs: &[(Body, Body)], out: &mut Vec<(u32, Intervals)>| {
         out.clear();
         out.extend(
             (offset as u32..)
                 .zip(pairs)
-                .filter(|&(k, _)| skip.get(k as usize) != Some(&true))
+                .filter(|(_, (a, b))| !point_and_box(a, b))
                 .filter_map(|(k, (a, b))| {
                     // Every body's path is valid (checked in the broad phase).
                     let intervals = contact_intervals_of_valid(&a.path, &b.path);
@@ -493,57 +487,30 @@ pub(crate) fn narrow_phase(
         }
         _ => solve(0, &state.pairs, &mut state.results),
     }
-    // The batches, after the other pairs (the report does not depend on the order of pairs).
-    for group in state.groups.chunk_by(|a, b| a.0 == b.0) {
-        if group.len() < PointBoxBatch::MIN_POINTS {
-            continue;
-        }
-        let (pairs, results) = (&state.pairs, &mut state.results);
-        // Every grouped pair is a point and a box, in either order.
-        let point_and_box = |k: u32| match &pairs[k as usize] {
-            (a, b) if matches!(a.path, ShapePath::Point(_)) => (a.path, b.path),
-            (a, b) => (b.path, a.path),
-        };
-        state.batch.intervals_of(
-            group.iter().map(|&(_, k)| (k as usize, point_and_box(k).0)),
-            &point_and_box(group[0].1).1,
-            |k, interval| results.push((k as u32, Intervals::single(interval))),
-        );
-    }
+    // The point–box pairs, after the others (the report does not depend on the order of
+    // pairs).
+    let (pairs, results) = (&state.pairs, &mut state.results);
+    let mut batched = 0;
+    state.batch.intervals_of(
+        (0..)
+            .zip(pairs)
+            .filter(|(_, (a, b))| point_and_box(a, b))
+            .inspect(|_| batched += 1)
+            .map(|(k, (a, b))| (k, a.path, b.path)),
+        |k, interval| results.push((k as u32, Intervals::single(interval))),
+    );
     stats.batched_pairs = batched;
     stats.touching_pairs = state.results.len();
     stats.narrow_phase_time = began.elapsed();
 }
 
-/// Puts every point–box pair in `state.groups` as `(box, pair)`, sorted by box, and
-/// marks in `state.skip` the pairs of boxes with at least [`PointBoxBatch::MIN_POINTS`]
-/// points, which are solved in batches; returns their number.
-fn group_points_by_box(state: &mut TickState) -> usize {
-    state.groups.clear();
-    state.skip.clear();
-    for (k, (a, b)) in (0u32..).zip(&state.pairs) {
-        match (&a.path, &b.path) {
-            (ShapePath::Point(_), ShapePath::Aabb { .. }) => state.groups.push((b.entity, k)),
-            (ShapePath::Aabb { .. }, ShapePath::Point(_)) => state.groups.push((a.entity, k)),
-            _ => {}
-        }
-    }
-    if state.groups.len() < PointBoxBatch::MIN_POINTS {
-        state.groups.clear();
-        return 0;
-    }
-    state.groups.sort_unstable();
-    state.skip.resize(state.pairs.len(), false);
-    let mut batched = 0;
-    for group in state.groups.chunk_by(|a, b| a.0 == b.0) {
-        if group.len() >= PointBoxBatch::MIN_POINTS {
-            batched += group.len();
-            for &(_, k) in group {
-                state.skip[k as usize] = true;
-            }
-        }
-    }
-    batched
+/// A pair of a point and a box, in either order.
+fn point_and_box(a: &Body, b: &Body) -> bool {
+    matches!(
+        (&a.path, &b.path),
+        (ShapePath::Point(_), ShapePath::Aabb { .. })
+            | (ShapePath::Aabb { .. }, ShapePath::Point(_))
+    )
 }
 
 fn event(

@@ -1,5 +1,6 @@
-//! Many points against one box: the plugin solves them as a SIMD batch
-//! (`PointBoxBatch`), and its events are those of the pair kernel, one pair at a time.
+//! Pairs of a point and a box: the plugin solves them as SIMD batches (`PointBoxBatch`),
+//! whether they share the box or the point, and its events are those of the pair kernel, one
+//! pair at a time.
 
 use super::harness::*;
 use bevy::prelude::*;
@@ -61,7 +62,7 @@ fn bullets_through_a_wall_are_batched_and_exact() {
         assert_well_formed(&events);
         let stats = *app.world().resource::<SweepStats>();
         // Every bullet that reaches the wall is batched.
-        const { assert!(PASSING >= PointBoxBatch::MIN_POINTS) };
+        const { assert!(PASSING >= PointBoxBatch::LANES) };
         assert_eq!(
             stats.batched_pairs, PASSING,
             "the bullets that reach the wall are batched: {stats:?}"
@@ -102,5 +103,83 @@ fn bullets_through_a_wall_are_batched_and_exact() {
             assert_vec_close(mine[0].point, Vec2::new(-1.0, start(i).y), 1e-3, &what);
             assert_vec_close(mine[1].point, Vec2::new(1.0, start(i).y), 1e-3, &what);
         }
+    }
+}
+
+/// One bullet through a row of forty still tiles in one tick (forty tests that share the
+/// bullet's path), beside a point that passes a box: every point–box pair is batched, and the
+/// bullet enters and leaves each tile in turn, at the times of the closed form and of the pair
+/// kernel.
+#[test]
+fn a_bullet_through_a_row_of_tiles_is_batched_and_exact() {
+    const TILES: usize = 40;
+    let mut app = app_with(SweepPlugin::default());
+    // Tile `k` spans x = 3k - 1 ..= 3k + 1.
+    let tiles: Vec<Entity> = (0..TILES)
+        .map(|k| {
+            app.world_mut()
+                .spawn((
+                    Collider::aabb(Vec2::ONE),
+                    Transform::from_xyz(3.0 * k as f32, 0.5, 0.0),
+                ))
+                .id()
+        })
+        .collect();
+    // From x = -5 to x = 3 * TILES + 5 in one tick.
+    let (x0, x1) = (-5.0, 3.0 * TILES as f32 + 5.0);
+    let bullet = app
+        .world_mut()
+        .spawn((
+            Collider::point(),
+            Transform::from_xyz(x0, 0.0, 0.0),
+            Velocity(Vec2::new((x1 - x0) / TICK, 0.0)),
+        ))
+        .id();
+    // A point that passes a box's corner: a candidate pair (their bounds overlap) with no
+    // contact. The box spans y = 499 ..= 501; the point is at y >= 502.5 while x <= 1.
+    app.world_mut().spawn((
+        Collider::aabb(Vec2::ONE),
+        Transform::from_xyz(0.0, 500.0, 0.0),
+    ));
+    app.world_mut().spawn((
+        Collider::point(),
+        Transform::from_xyz(0.5, 503.0, 0.0),
+        Velocity(Vec2::new(2.5, -2.5) / TICK),
+    ));
+    let events = tick(&mut app);
+    assert_well_formed(&events);
+    let stats = *app.world().resource::<SweepStats>();
+    assert_eq!(stats.batched_pairs, TILES + 1, "{stats:?}");
+    let bullet_path = app.world().get::<SweptPath>(bullet).unwrap().path.unwrap();
+    let mine: Vec<CollisionEvent> = events
+        .iter()
+        .filter(|e| e.entity == bullet || e.other == bullet)
+        .map(|e| seen_from(e, bullet))
+        .collect();
+    assert_eq!(mine.len(), 2 * TILES, "{mine:?}");
+    for (k, &tile) in tiles.iter().enumerate() {
+        let theirs: Vec<&CollisionEvent> = mine.iter().filter(|e| e.other == tile).collect();
+        let kinds: Vec<CollisionKind> = theirs.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [CollisionKind::Started, CollisionKind::Ended],
+            "tile {k}"
+        );
+        let centre = 3.0 * k as f32;
+        let (enter, leave) = (
+            (centre - 1.0 - x0) / (x1 - x0),
+            (centre + 1.0 - x0) / (x1 - x0),
+        );
+        let tile_path = app.world().get::<SweptPath>(tile).unwrap().path.unwrap();
+        let [[kernel_enter, kernel_leave]] = contact_intervals(&bullet_path, &tile_path)[..] else {
+            panic!("tile {k}: the pair kernel finds one contact");
+        };
+        let what = format!("tile {k}");
+        assert_close(theirs[0].time_of_impact, enter, 1e-5, &what);
+        assert_close(theirs[1].time_of_impact, leave, 1e-5, &what);
+        assert_close(theirs[0].time_of_impact, kernel_enter, 2e-7, &what);
+        assert_close(theirs[1].time_of_impact, kernel_leave, 2e-7, &what);
+        assert_vec_close(theirs[0].point, Vec2::new(centre - 1.0, 0.0), 1e-3, &what);
+        assert_vec_close(theirs[1].point, Vec2::new(centre + 1.0, 0.0), 1e-3, &what);
     }
 }

@@ -114,20 +114,15 @@ pub fn clip_segments_aabb(
         }
         return Ok(());
     }
-    let lanes = Lanes::new(aabb);
+    let bounds = [aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y].map(f32x8::splat);
     let chunks = n / 8;
     for c in 0..chunks {
         let r = c * 8..c * 8 + 8;
-        lanes.clip8(
-            [
-                &start_x[r.clone()],
-                &start_y[r.clone()],
-                &end_x[r.clone()],
-                &end_y[r.clone()],
-            ],
-            aabb,
-            &mut out[r],
-        );
+        let input = [start_x, start_y, end_x, end_y].map(|v| load(&v[r.clone()]));
+        clip8(input, bounds, 0, &mut out[r.clone()], |lane| {
+            let i = r.start + lane;
+            scalar(start_x[i], start_y[i], end_x[i], end_y[i], aabb)
+        });
     }
     for i in chunks * 8..n {
         out[i] = scalar(start_x[i], start_y[i], end_x[i], end_y[i], aabb);
@@ -135,79 +130,104 @@ pub fn clip_segments_aabb(
     Ok(())
 }
 
+/// [`clip_segments_aabb`] for eight segments, each against its own box centred on the origin:
+/// lane `i` against the box `±(half_x[i], half_y[i])`. This is how a moving point meets a moving box
+/// (the point's path seen from the box's centre), so point–box pairs can be clipped eight
+/// at a time whatever they share: one box (bullets against a wall), one point (a bullet
+/// through a row of tiles), or nothing. A lane whose box is not proper (a negative or NaN
+/// half extent) touches nothing, as in the scalar function.
+///
+/// `lanes` holds, a lane each, the segments' `start_x`, `start_y`, `end_x`, `end_y` and the
+/// boxes' `half_x`, `half_y`. Lanes the fast path cannot certify take [`clip_centered`].
+#[inline]
+pub(crate) fn clip8_centered(lanes: &[[f32; 8]; 6]) -> [Option<SegmentClip>; 8] {
+    let [sx, sy, ex, ey, hx, hy] = lanes.map(f32x8::new);
+    let limit = f32x8::splat(super::FAST_PATH_LIMIT);
+    // Boxes that are not proper, or too large for the fast path (NaN fails both), take the
+    // scalar route.
+    let fast =
+        hx.simd_ge(f32x8::ZERO) & hy.simd_ge(f32x8::ZERO) & hx.simd_lt(limit) & hy.simd_lt(limit);
+    let mut out = [None; 8];
+    clip8(
+        [sx, sy, ex, ey],
+        [-hx, -hy, hx, hy],
+        !fast.to_bitmask() & 0xff,
+        &mut out,
+        |lane| {
+            let [sx, sy, ex, ey, hx, hy] = lanes.map(|v| v[lane]);
+            clip_centered(Vec2::new(sx, sy), Vec2::new(ex, ey), Vec2::new(hx, hy))
+        },
+    );
+    out
+}
+
+/// The scalar clip of the segment against the box `±half`.
+#[inline]
+pub(crate) fn clip_centered(start: Vec2, end: Vec2, half: Vec2) -> Option<SegmentClip> {
+    super::clip_segment_aabb(
+        start,
+        end,
+        &Aabb2d {
+            min: -half,
+            max: half,
+        },
+    )
+}
+
+#[inline]
+fn load(s: &[f32]) -> f32x8 {
+    f32x8::new(s.try_into().expect("chunks are 8 long"))
+}
+
 #[inline]
 fn scalar(sx: f32, sy: f32, ex: f32, ey: f32, aabb: &Aabb2d) -> Option<SegmentClip> {
     super::clip_segment_aabb(Vec2::new(sx, sy), Vec2::new(ex, ey), aabb)
 }
 
-/// The box, splatted across lanes.
-struct Lanes {
-    min_x: f32x8,
-    min_y: f32x8,
-    max_x: f32x8,
-    max_y: f32x8,
-}
-
-impl Lanes {
-    fn new(aabb: &Aabb2d) -> Self {
-        Self {
-            min_x: f32x8::splat(aabb.min.x),
-            min_y: f32x8::splat(aabb.min.y),
-            max_x: f32x8::splat(aabb.max.x),
-            max_y: f32x8::splat(aabb.max.y),
-        }
-    }
-
-    #[inline]
-    fn clip8(&self, input: [&[f32]; 4], aabb: &Aabb2d, out: &mut [Option<SegmentClip>]) {
-        let zero = f32x8::ZERO;
-        // A subnormal direction overflows its reciprocal, and `0 · ∞` is NaN.
-        let tiny = |d: f32x8| d.abs().simd_lt(f32x8::splat(f32::MIN_POSITIVE)) & d.simd_ne(zero);
-        let load = |s: &[f32]| f32x8::new(s.try_into().expect("chunks are 8 long"));
-        let (sx, sy, ex, ey) = (
-            load(input[0]),
-            load(input[1]),
-            load(input[2]),
-            load(input[3]),
-        );
-        let limit = f32x8::splat(super::FAST_PATH_LIMIT);
-        // Lanes outside the fast range (NaN, ±∞, huge) go to the scalar route below.
-        let in_range = sx.abs().simd_lt(limit)
-            & sy.abs().simd_lt(limit)
-            & ex.abs().simd_lt(limit)
-            & ey.abs().simd_lt(limit);
-        let (dx, dy) = (ex - sx, ey - sy);
-        let (near_x, far_x) = slab(dx, sx, self.min_x, self.max_x);
-        let (near_y, far_y) = slab(dy, sy, self.min_y, self.max_y);
-        let lo = near_x.fast_max(near_y).fast_max(zero);
-        let hi = far_x.fast_min(far_y).fast_min(f32x8::ONE);
-        let band = f32x8::splat(super::ESTIMATE_ERROR) * lo.fast_max(hi).fast_min(f32x8::ONE)
-            + f32x8::splat(f32::MIN_POSITIVE);
-        let hit = (hi - lo).simd_gt(band);
-        let miss = (lo - hi).simd_gt(band);
-        // Lanes too close to call are decided exactly by the scalar route.
-        let scalar_lanes = (!in_range | tiny(dx) | tiny(dy) | !(hit | miss)).to_bitmask();
-        let (lo, hi, hit) = (lo.to_array(), hi.to_array(), hit.to_bitmask());
-        for (lane, slot) in out.iter_mut().enumerate() {
-            let value = SegmentClip {
+/// Clips eight segments (`input`: start x, start y, end x, end y) against eight boxes
+/// (`bounds`: min x, min y, max x, max y) into `out`; the lanes in the bitmask `scalar_lanes`,
+/// and those the fast path cannot certify, are decided by `scalar(lane)`.
+#[inline]
+fn clip8(
+    input: [f32x8; 4],
+    bounds: [f32x8; 4],
+    scalar_lanes: u32,
+    out: &mut [Option<SegmentClip>],
+    scalar: impl Fn(usize) -> Option<SegmentClip>,
+) {
+    let zero = f32x8::ZERO;
+    // A subnormal direction overflows its reciprocal, and `0 · ∞` is NaN.
+    let tiny = |d: f32x8| d.abs().simd_lt(f32x8::splat(f32::MIN_POSITIVE)) & d.simd_ne(zero);
+    let [sx, sy, ex, ey] = input;
+    let [min_x, min_y, max_x, max_y] = bounds;
+    let limit = f32x8::splat(super::FAST_PATH_LIMIT);
+    // Lanes outside the fast range (NaN, ±∞, huge) go to the scalar route below.
+    let in_range = sx.abs().simd_lt(limit)
+        & sy.abs().simd_lt(limit)
+        & ex.abs().simd_lt(limit)
+        & ey.abs().simd_lt(limit);
+    let (dx, dy) = (ex - sx, ey - sy);
+    let (near_x, far_x) = slab(dx, sx, min_x, max_x);
+    let (near_y, far_y) = slab(dy, sy, min_y, max_y);
+    let lo = near_x.fast_max(near_y).fast_max(zero);
+    let hi = far_x.fast_min(far_y).fast_min(f32x8::ONE);
+    let band = f32x8::splat(super::ESTIMATE_ERROR) * lo.fast_max(hi).fast_min(f32x8::ONE)
+        + f32x8::splat(f32::MIN_POSITIVE);
+    let hit = (hi - lo).simd_gt(band);
+    let miss = (lo - hi).simd_gt(band);
+    // Lanes too close to call are decided exactly by the scalar route.
+    let scalar_lanes =
+        scalar_lanes | (!in_range | tiny(dx) | tiny(dy) | !(hit | miss)).to_bitmask();
+    let (lo, hi, hit) = (lo.to_array(), hi.to_array(), hit.to_bitmask());
+    for (lane, slot) in out.iter_mut().enumerate() {
+        *slot = if scalar_lanes & (1 << lane) != 0 {
+            scalar(lane)
+        } else {
+            (hit & (1 << lane) != 0).then_some(SegmentClip {
                 entry: lo[lane],
                 exit: hi[lane],
-            };
-            *slot = (hit & (1 << lane) != 0).then_some(value);
-        }
-        if scalar_lanes != 0 {
-            for (lane, slot) in out.iter_mut().enumerate() {
-                if scalar_lanes & (1 << lane) != 0 {
-                    *slot = scalar(
-                        input[0][lane],
-                        input[1][lane],
-                        input[2][lane],
-                        input[3][lane],
-                        aabb,
-                    );
-                }
-            }
-        }
+            })
+        };
     }
 }
 

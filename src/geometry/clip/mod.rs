@@ -9,6 +9,7 @@ mod sectors;
 mod slab;
 
 pub use batch::{BatchLengthError, SegmentBatch, clip_segments_aabb};
+pub(crate) use batch::{clip_centered, clip8_centered};
 pub use cohen_sutherland::clip_segment_aabb_cohen_sutherland;
 pub use liang_barsky::clip_segment_aabb_liang_barsky;
 pub use sectors::clip_segment_aabb_sectors;
