@@ -188,6 +188,22 @@ mod tests {
         a == b || (a.to_bits().abs_diff(b.to_bits()) <= ulps)
     }
 
+    /// The batch found the contacts `expected` (from the pair kernel): the same pairs, at
+    /// times within four ulps.
+    fn assert_agree(found: &[(usize, [f32; 2])], expected: &[(usize, [f32; 2])], scene: usize) {
+        assert_eq!(
+            found.iter().map(|f| f.0).collect::<Vec<_>>(),
+            expected.iter().map(|e| e.0).collect::<Vec<_>>(),
+            "scene {scene}: the same pairs touch"
+        );
+        for ((i, got), (_, want)) in found.iter().zip(expected) {
+            assert!(
+                close(got[0], want[0], 4) && close(got[1], want[1], 4),
+                "scene {scene}, pair {i}: {got:?} vs {want:?}"
+            );
+        }
+    }
+
     /// Every point against every box, batched and one by one: the same pairs touch, at times
     /// a few ulps apart. Random paths, paths that graze or end exactly on an edge or corner
     /// (integer coordinates), still points, far-away coordinates, and invalid input.
@@ -243,17 +259,7 @@ mod tests {
                 .filter(|(_, p)| matches!(p, ShapePath::Point(_)))
                 .filter_map(|(i, p)| contact_intervals(p, &aabb).first().map(|&t| (i, t)))
                 .collect();
-            assert_eq!(
-                found.iter().map(|f| f.0).collect::<Vec<_>>(),
-                expected.iter().map(|e| e.0).collect::<Vec<_>>(),
-                "scene {scene}: the same points touch"
-            );
-            for ((i, got), (_, want)) in found.iter().zip(&expected) {
-                assert!(
-                    close(got[0], want[0], 4) && close(got[1], want[1], 4),
-                    "scene {scene}, point {i}: {got:?} vs {want:?}"
-                );
-            }
+            assert_agree(&found, &expected, scene);
         }
     }
 
@@ -320,17 +326,7 @@ mod tests {
                 })
                 .filter_map(|(i, (a, b))| contact_intervals(a, b).first().map(|&t| (i, t)))
                 .collect();
-            assert_eq!(
-                found.iter().map(|f| f.0).collect::<Vec<_>>(),
-                expected.iter().map(|e| e.0).collect::<Vec<_>>(),
-                "scene {scene}: the same pairs touch"
-            );
-            for ((i, got), (_, want)) in found.iter().zip(&expected) {
-                assert!(
-                    close(got[0], want[0], 4) && close(got[1], want[1], 4),
-                    "scene {scene}, pair {i}: {got:?} vs {want:?}"
-                );
-            }
+            assert_agree(&found, &expected, scene);
         }
     }
 
