@@ -32,7 +32,7 @@ pub(super) struct Strips {
     extents: Vec<f32>,
     /// Scratch for the percentiles of the lower edges.
     heights: Vec<f32>,
-    /// The rows each usable box spans, `(first, last)`, in the order of `keys`.
+    /// The rows each usable box spans, `(first, last)`, in order of lower x edge.
     spans: Vec<(u32, u32)>,
     /// Where each row starts in `sorted` (one more element than rows).
     starts: Vec<u32>,
@@ -125,33 +125,34 @@ impl Strips {
     /// row comes out sorted without sorting any row. Each box is checked for usability once,
     /// and everything after the sort reads the boxes in that order.
     pub(super) fn build(&mut self, bounds: &[Aabb2d]) {
-        self.keys.clear();
-        self.keys.extend(
+        let mut keys = core::mem::take(&mut self.keys);
+        keys.clear();
+        keys.extend(
             (0u32..)
                 .zip(bounds)
                 .filter(|(_, b)| usable(b))
                 .map(|(i, b)| (u64::from(order_key(b.min.x)) << 32) | u64::from(i)),
         );
-        sort_by_high_half(&mut self.keys, &mut self.scratch);
-        self.fill(bounds);
+        sort_by_high_half(&mut keys, &mut self.scratch);
+        self.fill(bounds, keys.len(), |k| keys[k] as u32);
+        self.keys = keys;
     }
 
     /// [`build`](Self::build) of boxes that are all usable and already in order of lower x
-    /// edge: no keys to make or sort (only their low halves, the boxes' indices, are read).
+    /// edge: no keys to make or sort.
     pub(super) fn build_in_order(&mut self, bounds: &[Aabb2d]) {
         debug_assert!(bounds.iter().all(usable));
         debug_assert!(bounds.is_sorted_by(|a, b| a.min.x <= b.min.x));
-        self.keys.clear();
-        self.keys.extend(0..bounds.len() as u64);
-        self.fill(bounds);
+        self.fill(bounds, bounds.len(), |k| k as u32);
     }
 
-    /// The rest of the build, from `keys`.
-    fn fill(&mut self, bounds: &[Aabb2d]) {
-        self.sorted.clear();
+    /// The rest of the build, for `n` usable boxes whose `k`-th in order of lower x edge is
+    /// `bounds[index(k)]`.
+    fn fill(&mut self, bounds: &[Aabb2d], n: usize, index: impl Fn(usize) -> u32) {
         self.widths.clear();
-        self.layout = self.rows(bounds);
+        self.layout = self.rows(bounds, n, &index);
         let Some(rows) = self.layout else {
+            self.sorted.clear();
             return;
         };
         // Counting sort into rows: `starts[r + 1]` counts row `r`, then becomes where it
@@ -175,21 +176,29 @@ impl Strips {
             index: 0,
             row: 0,
         };
+        // Every entry below `total` is written below: only growth needs filling (clearing
+        // first would write everything twice).
         self.sorted.resize(total, blank);
         self.widths.resize(rows.count, 0.0);
-        for (&key, &(first, last)) in self.keys.iter().zip(&self.spans) {
-            let index = key as u32;
+        // Local slices keep their pointers in registers through the stores below.
+        let (sorted, starts, widths) = (
+            &mut self.sorted[..],
+            &mut self.starts[..],
+            &mut self.widths[..],
+        );
+        for (k, &(first, last)) in self.spans.iter().enumerate() {
+            let index = index(k);
             let bounds = bounds[index as usize];
             // Rounded to nearest here; each row's widest is rounded up once, below.
             let width = f64::from(bounds.max.x) - f64::from(bounds.min.x);
             for r in first as usize..=last as usize {
-                self.sorted[self.starts[r] as usize] = Entry {
+                sorted[starts[r] as usize] = Entry {
                     bounds,
                     index,
                     row: first,
                 };
-                self.starts[r] += 1;
-                self.widths[r] = self.widths[r].max(width);
+                starts[r] += 1;
+                widths[r] = widths[r].max(width);
             }
         }
         // The next float above the largest rounded width is at least the largest exact one
@@ -248,10 +257,9 @@ impl Strips {
     }
 
     /// Rows about two median boxes tall, made taller if the boxes would need more than
-    /// [`MAX_ENTRIES_PER_BOX`] entries each, and the rows each usable box spans (into `spans`,
-    /// in the order of `keys`). `None` if no box is usable.
-    fn rows(&mut self, bounds: &[Aabb2d]) -> Option<Rows> {
-        let n = self.keys.len();
+    /// [`MAX_ENTRIES_PER_BOX`] entries each, and the rows each box spans (into `spans`, in
+    /// order). `None` if there is no box.
+    fn rows(&mut self, bounds: &[Aabb2d], n: usize, index: &impl Fn(usize) -> u32) -> Option<Rows> {
         if n == 0 {
             return None;
         }
@@ -260,8 +268,8 @@ impl Strips {
         // build.
         self.extents.clear();
         self.heights.clear();
-        for &key in self.keys.iter().step_by(n.div_ceil(SAMPLE)) {
-            let b = &bounds[key as u32 as usize];
+        for k in (0..n).step_by(n.div_ceil(SAMPLE)) {
+            let b = &bounds[index(k) as usize];
             let size = b.max - b.min;
             self.extents.push(size.x.max(size.y));
             self.heights.push(b.min.y);
@@ -287,8 +295,8 @@ impl Strips {
                 count,
             };
             self.spans.clear();
-            self.spans.extend(self.keys.iter().map(|&key| {
-                let b = &bounds[key as u32 as usize];
+            self.spans.extend((0..n).map(|k| {
+                let b = &bounds[index(k) as usize];
                 (rows.of(b.min.y) as u32, rows.of(b.max.y) as u32)
             }));
             let entries: usize = self

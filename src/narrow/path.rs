@@ -186,6 +186,7 @@ impl ShapePath {
     /// A box containing the shape at every moment of the step (the union of the start and
     /// end bounds, which contains everything in between under linear motion).
     #[must_use]
+    #[inline]
     pub fn swept_bounds(&self) -> Aabb2d {
         // The corners of the moving points' bounds, then the size around them: exactly the
         // union of `at(0.0).bounds()` and `at(1.0).bounds()` (rounding is monotonic).
