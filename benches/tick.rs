@@ -1,8 +1,13 @@
 //! One full fixed tick of the plugin (prepare, integrate, broad phase, narrow phase, report)
-//! for 1,000, 10,000 and 100,000 mixed colliders at the same density, in a headless App:
-//! spread uniformly, and clustered (nine in ten in a corner a tenth of the arena wide, about
-//! ninety times denser, with colliders and speeds a tenth as large: the same scene at a
-//! smaller scale, beside a sparse one).
+//! for 1,000, 10,000 and 100,000 mixed colliders in a headless App, in three scenes:
+//!
+//! - `mixed`: spread uniformly over the arena;
+//! - `clustered`: nine in ten in a corner a tenth of the arena wide (100× less area, so 90×
+//!   denser), with colliders and speeds a tenth as large: the uniform scene at a smaller
+//!   scale, beside a sparse one, with about as many overlaps per collider;
+//! - `crowded`: nine in ten in a corner a twentieth of the arena wide (360× denser), also a
+//!   tenth as large and fast: 3.6× the uniform scene's overlaps per collider (and of
+//!   candidate pairs and events).
 //!
 //! `cargo bench --bench tick`. The per-collider time should stay about flat from 1,000 to
 //! 100,000 colliders (near-linear scaling). The compute pool gets every core the process may
@@ -18,7 +23,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The square a collider stays in (`low..high` on both axes): the arena, or the corner of a
-/// clustered collider, so that a clustered scene stays clustered however long it runs.
+/// clustered or crowded collider, so that the scene stays as it is however long it runs.
 #[derive(Component)]
 struct Home(f32, f32);
 
@@ -42,7 +47,10 @@ fn wrap(mut commands: Commands, mut movers: Query<(Entity, &mut Transform, &Home
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Layout {
     Uniform,
+    /// Nine in ten in a corner a tenth of the arena wide, a tenth as large and fast.
     Clustered,
+    /// Nine in ten in a corner a twentieth of the arena wide, a tenth as large and fast.
+    Crowded,
 }
 
 /// Task pools whose compute pool has a thread for every core this process may run on: one
@@ -65,12 +73,15 @@ fn world(count: usize, layout: Layout) -> App {
     app.update();
     let mut rng = ChaCha8Rng::seed_from_u64(count as u64);
     for i in 0..count {
-        let clustered = layout == Layout::Clustered && i % 10 != 0;
-        let (low, high) = if clustered {
-            (-half, -0.9 * half)
-        } else {
-            (-half, half)
+        // The arena is `2 * half` wide; the corner a tenth or a twentieth of that.
+        let corner = match layout {
+            _ if i % 10 == 0 => None,
+            Layout::Uniform => None,
+            Layout::Clustered => Some(0.2 * half),
+            Layout::Crowded => Some(0.1 * half),
         };
+        let clustered = corner.is_some();
+        let (low, high) = corner.map_or((-half, half), |width| (-half, -half + width));
         let position = Vec2::new(rng.random_range(low..high), rng.random_range(low..high));
         let size = if clustered { 0.1 } else { 1.0 };
         let velocity = Vec2::new(
@@ -145,7 +156,11 @@ fn tick(c: &mut Criterion) {
         .sample_size(20)
         .warm_up_time(core::time::Duration::from_secs(1))
         .measurement_time(core::time::Duration::from_secs(3));
-    for (name, layout) in [("mixed", Layout::Uniform), ("clustered", Layout::Clustered)] {
+    for (name, layout) in [
+        ("mixed", Layout::Uniform),
+        ("clustered", Layout::Clustered),
+        ("crowded", Layout::Crowded),
+    ] {
         for count in [1_000, 10_000, 100_000] {
             // Built on first use, so that a filtered run builds only the worlds it measures.
             let mut app = None;
