@@ -9,12 +9,16 @@
 //!   tenth as large and fast: 3.6× the uniform scene's overlaps per collider (and of
 //!   candidate pairs and events).
 //!
+//! Then `SweepQuery` (group `query`): all hits of a ray across the uniform arena and a first
+//! hit, and all hits of a laser along a row of 2,000 tiles.
+//!
 //! `cargo bench --bench tick`. The per-collider time should stay about flat from 1,000 to
 //! 100,000 colliders (near-linear scaling). The compute pool gets every core the process may
 //! use ([`every_core`]): `taskset -c 0 cargo bench --bench tick` measures one core, a plain
 //! run all of them.
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
@@ -191,10 +195,70 @@ fn tick(c: &mut Criterion) {
     group.finish();
 }
 
-/// Runs the group with criterion's settings from the command line.
+/// `SweepQuery` in the uniform worlds after their ticks: every collider a ray across the
+/// whole arena hits (corner to corner: tens of colliders, each in one or more of the broad
+/// phase's rows), and the first one a ray from the centre hits; then every tile a laser
+/// along a row of 2,000 tiles hits.
+#[expect(
+    clippy::print_stderr,
+    reason = "the bench reports how many colliders its rays hit beside criterion's timings"
+)]
+fn query(c: &mut Criterion) {
+    let mut group = c.benchmark_group("query");
+    group
+        .sample_size(20)
+        .warm_up_time(core::time::Duration::from_secs(1))
+        .measurement_time(core::time::Duration::from_secs(3));
+    for count in [10_000, 100_000] {
+        let mut app = None;
+        let half = (count as f32).sqrt() * 10.0;
+        let (a, b) = (Vec2::splat(-half), Vec2::new(half, 0.9 * half));
+        let all = QueryFilter::default();
+        let mut hits = Vec::new();
+        group.bench_function(BenchmarkId::new("ray_hits_across", count), |bench| {
+            let app = app.get_or_insert_with(|| world(count, Layout::Uniform));
+            let mut state = SystemState::<SweepQuery>::new(app.world_mut());
+            let query = state.get(app.world()).expect("the plugin is added");
+            bench.iter(|| query.segment_hits(a, b, &all, &mut hits));
+        });
+        eprintln!("query/ray_hits_across/{count}: {} hits", hits.len());
+        group.bench_function(BenchmarkId::new("cast_ray", count), |bench| {
+            let app = app.get_or_insert_with(|| world(count, Layout::Uniform));
+            let mut state = SystemState::<SweepQuery>::new(app.world_mut());
+            let query = state.get(app.world()).expect("the plugin is added");
+            bench.iter(|| query.cast_ray(Vec2::ZERO, Vec2::new(1.0, 0.3), half, &all));
+        });
+    }
+    // A laser along a row of 2,000 tiles: every tile is hit.
+    let mut tiles = App::new();
+    tiles
+        .add_plugins((MinimalPlugins.set(every_core()), SweepPlugin::default()))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    for i in 0..2_000 {
+        tiles.world_mut().spawn((
+            Collider::aabb(Vec2::splat(0.9)),
+            Transform::from_xyz(2.0 * i as f32, 0.0, 0.0),
+        ));
+    }
+    for _ in 0..3 {
+        tiles.update();
+    }
+    let mut state = SystemState::<SweepQuery>::new(tiles.world_mut());
+    let query = state.get(tiles.world()).expect("the plugin is added");
+    let (a, b) = (Vec2::new(-5.0, 0.1), Vec2::new(4_005.0, 0.3));
+    let mut hits = Vec::new();
+    group.bench_function(BenchmarkId::new("ray_hits_along_tiles", 2_000), |bench| {
+        bench.iter(|| query.segment_hits(a, b, &QueryFilter::default(), &mut hits));
+    });
+    eprintln!("query/ray_hits_along_tiles/2000: {} hits", hits.len());
+    group.finish();
+}
+
+/// Runs the groups with criterion's settings from the command line.
 fn benches() {
     let mut criterion = Criterion::default().configure_from_args();
     tick(&mut criterion);
+    query(&mut criterion);
 }
 
 criterion_main!(benches);

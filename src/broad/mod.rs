@@ -221,13 +221,27 @@ impl BroadPhase {
     /// that may touch the segment from `a` to `b`, visiting the plane in order from `a`:
     /// `t` (in `[0, 1]`, from `a` to `b`) is where the segment enters the part of the plane
     /// being visited: every box that touches the segment before `t` has been found already.
-    /// A box may be found more than once. Return [`ControlFlow::Break`] to stop (for a first hit: once the
-    /// best hit so far comes before `t`).
+    /// A box may be found more than once, in parts of the plane visited one after another
+    /// (it spans consecutive rows, and every row between two that meet it meets it too).
+    /// Return
+    /// [`ControlFlow::Break`] to stop (for a first hit: once the best hit so far comes before
+    /// `t`).
     pub fn query_segment(
         &self,
         a: bevy_math::Vec2,
         b: bevy_math::Vec2,
         mut found: impl FnMut(u32, f32) -> ControlFlow<()>,
+    ) {
+        self.query_segment_in_rows(a, b, |i, t, _| found(i, t));
+    }
+
+    /// [`query_segment`](Self::query_segment), also telling each box's row: the rows come
+    /// in the order they are visited, each once, and every box of a row is found once in it.
+    pub(crate) fn query_segment_in_rows(
+        &self,
+        a: bevy_math::Vec2,
+        b: bevy_math::Vec2,
+        mut found: impl FnMut(u32, f32, usize) -> ControlFlow<()>,
     ) {
         let Some((bottom, height, count)) = self.strips.layout() else {
             return;
@@ -277,7 +291,7 @@ impl BroadPhase {
             };
             let mut stop = false;
             self.strips.query_row(&piece, row, false, &mut |i| {
-                if !stop && found(i, t0 as f32).is_break() {
+                if !stop && found(i, t0 as f32, row).is_break() {
                     stop = true;
                 }
             });

@@ -177,15 +177,34 @@ impl SweepQuery<'_> {
     pub fn segment_hits(&self, a: Vec2, b: Vec2, filter: &QueryFilter, hits: &mut Vec<RayHit>) {
         hits.clear();
         let ray = ShapePath::Point([a, b]);
-        self.state.broad.query_segment(a, b, |i, _| {
-            let entity = self.state.body(i as usize).entity;
-            if !hits.iter().any(|h| h.entity == entity)
-                && let Some(t) = self.first_touch(&ray, i as usize, filter)
-            {
-                hits.push(self.hit(&ray, i as usize, t, a, b));
-            }
-            ControlFlow::Continue(())
-        });
+        // The broad phase visits the plane in rows, in order along the segment, and finds a
+        // box in a row at most once, and again in a later row only if it found it in every
+        // row visited in between (a box spans consecutive rows, and every row between two
+        // that meet it meets it too). So `hits` is kept in three parts: the hits found before
+        // the last row, those of the last row not found again yet (`last_row..this_row`),
+        // and those of this row (`this_row..`). A collider hit already can only be in the
+        // middle part, and moves to this row's part when it is found again. Checking only
+        // that part keeps a laser through many colliders linear, where checking every hit so
+        // far was quadratic.
+        let (mut row, mut this_row, mut last_row) = (None, 0, 0);
+        self.state
+            .broad
+            .query_segment_in_rows(a, b, |i, _, visited| {
+                if row != Some(visited) {
+                    (row, last_row, this_row) = (Some(visited), this_row, hits.len());
+                }
+                let entity = self.state.body(i as usize).entity;
+                if let Some(j) = hits[last_row..this_row]
+                    .iter()
+                    .position(|h| h.entity == entity)
+                {
+                    this_row -= 1;
+                    hits.swap(last_row + j, this_row);
+                } else if let Some(t) = self.first_touch(&ray, i as usize, filter) {
+                    hits.push(self.hit(&ray, i as usize, t, a, b));
+                }
+                ControlFlow::Continue(())
+            });
         hits.sort_by(|x, y| {
             x.distance
                 .total_cmp(&y.distance)
