@@ -41,8 +41,9 @@ pub(super) struct Strips {
     /// The widest box of each row (in `f64`: the difference of two `f32`s, rounded up).
     widths: Vec<f64>,
     layout: Option<Rows>,
-    /// The usable boxes in order of lower x edge: the edge as an ordered integer in the high
-    /// half, the box in the low half.
+    /// Scratch of [`build`](Self::build): the usable boxes in order of lower x edge, the
+    /// edge as an ordered integer in the high half, the box in the low half
+    /// ([`build_in_order`](Self::build_in_order) needs none).
     keys: Vec<u64>,
     scratch: Vec<u64>,
 }

@@ -361,3 +361,71 @@ fn queries_near_rounding_limits() {
         });
     }
 }
+
+/// What `SweepQuery`'s all-hits query relies on: rows arrive each once, in order along the
+/// segment, a box at most once in a row, and a box's rows one after another (found in a
+/// row, not found in the next visited, never found again). On thin rows with boxes spanning
+/// dozens of them, boxes far beyond the rows' range (the first and last rows reach to
+/// infinity), and huge coordinates.
+#[test]
+fn segment_queries_meet_each_box_in_consecutive_rows() {
+    let mut r = Lcg(0x0f_f1e5);
+    for scale in [1.0f32, 1e6, 1e-3] {
+        let mut bounds: Vec<_> = (0..2000)
+            .map(|k| {
+                let c = Vec2::new(r.range(-100.0, 100.0), r.range(-100.0, 100.0)) * scale;
+                let half = match k % 10 {
+                    0 => Vec2::new(r.range(0.1, 30.0), r.range(0.1, 30.0)),
+                    _ => Vec2::splat(r.range(0.0, 0.3)),
+                } * scale;
+                boxed(c, half)
+            })
+            .collect();
+        // Beyond the 1st and 99th percentiles of the lower edges: in the first and last rows.
+        bounds.push(boxed(
+            Vec2::new(0.0, -1e4) * scale,
+            Vec2::splat(5.0) * scale,
+        ));
+        bounds.push(boxed(
+            Vec2::new(0.0, 1e4) * scale,
+            Vec2::new(5.0, 9e3) * scale,
+        ));
+        let mut broad = BroadPhase::default();
+        broad.find_pairs(&bounds, |_, _| true, &mut Vec::new());
+        let rows = broad.strips.layout().expect("boxes").2;
+        assert!(rows > 200, "rows are thin: {rows}");
+        for k in 0..300 {
+            let a = Vec2::new(r.range(-150.0, 150.0), r.range(-150.0, 150.0)) * scale;
+            let b = match k % 4 {
+                0 => Vec2::new(a.x, r.range(-150.0, 150.0) * scale),
+                1 => Vec2::new(a.x + r.range(-5.0, 5.0) * scale, -a.y * 100.0),
+                _ => Vec2::new(r.range(-150.0, 150.0), r.range(-150.0, 150.0)) * scale,
+            };
+            // Per box: the visit (the how-many-th row) it was last found in.
+            let mut last_visit = vec![None; bounds.len()];
+            let mut visits = Vec::new();
+            broad.query_segment_in_rows(a, b, |i, _, row| {
+                if visits.last() != Some(&row) {
+                    assert!(
+                        !visits.contains(&row),
+                        "row {row} visited twice: {visits:?}"
+                    );
+                    visits.push(row);
+                }
+                let visit = visits.len();
+                match last_visit[i as usize] {
+                    Some(v) if v == visit => panic!("box {i} twice in row {row}"),
+                    Some(v) if v + 1 != visit => {
+                        panic!("box {i} found in visit {v}, then again in visit {visit}")
+                    }
+                    _ => last_visit[i as usize] = Some(visit),
+                }
+                ControlFlow::Continue(())
+            });
+            assert!(
+                visits.is_sorted() || visits.is_sorted_by(|x, y| x >= y),
+                "rows out of order: {visits:?}"
+            );
+        }
+    }
+}
