@@ -16,6 +16,36 @@ fn with_query<R>(app: &mut App, f: impl FnOnce(&SweepQuery) -> R) -> R {
     f(&query)
 }
 
+/// Where the colliders are now, from their transforms.
+fn world_shapes(app: &App, colliders: &[Entity]) -> Vec<(Entity, Shape)> {
+    let world = app.world();
+    colliders
+        .iter()
+        .map(|&e| {
+            let shape = world
+                .get::<Collider>(e)
+                .expect("collider")
+                .world_shape(world.get::<Transform>(e).expect("transform"));
+            (e, shape)
+        })
+        .collect()
+}
+
+/// Every shape the segment from `a` to `b` touches, by testing each: nearest first, ties by
+/// entity (the order `segment_hits` promises).
+fn hits_by_testing_each(shapes: &[(Entity, Shape)], a: Vec2, b: Vec2) -> Vec<Entity> {
+    let ray = ShapePath::Point([a, b]);
+    let mut hits: Vec<(f32, Entity)> = shapes
+        .iter()
+        .filter_map(|&(e, s)| {
+            let first = contact_intervals(&ray, &ShapePath::still(s)).first()?[0];
+            Some((first * (b - a).length(), e))
+        })
+        .collect();
+    hits.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+    hits.into_iter().map(|(_, e)| e).collect()
+}
+
 fn close(a: f32, b: f32) -> bool {
     (a - b).abs() <= 1e-4 * (1.0 + a.abs().max(b.abs()))
 }
@@ -194,32 +224,13 @@ fn queries_match_testing_every_collider() {
         }
         tick(&mut app);
         tick(&mut app);
-        // Where the colliders are now, from their transforms.
-        let shapes: Vec<(Entity, Shape)> = colliders
-            .iter()
-            .map(|&e| {
-                let world = app.world();
-                let shape = world
-                    .get::<Collider>(e)
-                    .expect("collider")
-                    .world_shape(world.get::<Transform>(e).expect("transform"));
-                (e, shape)
-            })
-            .collect();
+        let shapes = world_shapes(&app, &colliders);
         for _ in 0..150 {
             let origin = Vec2::new(next(), next()) * 130.0;
             let direction = Vec2::new(next(), next());
             let length = next().abs() * 250.0;
             let end = origin + direction.normalize_or_zero() * length;
-            let ray = ShapePath::Point([origin, end]);
-            let mut expected: Vec<(f32, Entity)> = shapes
-                .iter()
-                .filter_map(|&(e, s)| {
-                    let first = contact_intervals(&ray, &ShapePath::still(s)).first()?[0];
-                    Some((first * (end - origin).length(), e))
-                })
-                .collect();
-            expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let expected = hits_by_testing_each(&shapes, origin, end);
             let probe = Shape::Circle {
                 center: origin,
                 radius: next().abs() * 10.0 + 0.1,
@@ -237,14 +248,13 @@ fn queries_match_testing_every_collider() {
                 let first = query.cast_ray(origin, direction, length, &all);
                 assert_eq!(
                     first.map(|h| h.entity),
-                    expected.first().map(|e| e.1),
+                    expected.first().copied(),
                     "{method:?}: ray from {origin} to {end}"
                 );
                 let mut hits = Vec::new();
                 query.ray_hits(origin, direction, length, &all, &mut hits);
                 let got: Vec<Entity> = hits.iter().map(|h| h.entity).collect();
-                let want: Vec<Entity> = expected.iter().map(|e| e.1).collect();
-                assert_eq!(got, want, "{method:?}: ray from {origin} to {end}");
+                assert_eq!(got, expected, "{method:?}: ray from {origin} to {end}");
                 let mut found = Vec::new();
                 query.shape_hits(probe, &all, &mut found);
                 found.sort();
@@ -289,17 +299,7 @@ fn colliders_spanning_many_rows_are_hit_once() {
         colliders.push(app.world_mut().spawn((collider, transform)).id());
     }
     tick(&mut app);
-    let shapes: Vec<(Entity, Shape)> = colliders
-        .iter()
-        .map(|&e| {
-            let world = app.world();
-            let shape = world
-                .get::<Collider>(e)
-                .expect("collider")
-                .world_shape(world.get::<Transform>(e).expect("transform"));
-            (e, shape)
-        })
-        .collect();
+    let shapes = world_shapes(&app, &colliders);
     let mut hits = Vec::new();
     for k in 0..300 {
         let a = Vec2::new(rng.random_range(-90.0..90.0), rng.random_range(-90.0..90.0));
@@ -309,20 +309,11 @@ fn colliders_spanning_many_rows_are_hit_once() {
             1 => Vec2::new(a.x + rng.random_range(-5.0..5.0), -a.y),
             _ => Vec2::new(rng.random_range(-90.0..90.0), rng.random_range(-90.0..90.0)),
         };
-        let ray = ShapePath::Point([a, b]);
-        let mut expected: Vec<(f32, Entity)> = shapes
-            .iter()
-            .filter_map(|&(e, s)| {
-                let first = contact_intervals(&ray, &ShapePath::still(s)).first()?[0];
-                Some((first * (b - a).length(), e))
-            })
-            .collect();
-        expected.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        let expected = hits_by_testing_each(&shapes, a, b);
         with_query(&mut app, |query| {
             query.segment_hits(a, b, &QueryFilter::default(), &mut hits);
         });
         let got: Vec<Entity> = hits.iter().map(|h| h.entity).collect();
-        let want: Vec<Entity> = expected.iter().map(|e| e.1).collect();
-        assert_eq!(got, want, "segment from {a} to {b}");
+        assert_eq!(got, expected, "segment from {a} to {b}");
     }
 }
