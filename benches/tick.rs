@@ -9,6 +9,10 @@
 //!   tenth as large and fast: 3.6× the uniform scene's overlaps per collider (and of
 //!   candidate pairs and events).
 //!
+//! Then the scenes shaped like games of `benches/support/scenes.rs`, which the avian2d
+//! comparison runs too: `bullet_hell` (10,000 colliders), `tilemap` (50,000 still tiles and
+//! 500 movers) and `still_walls` (10,000 colliders among still and sliding segments).
+//!
 //! Then `SweepQuery` (group `query`): all hits of a ray across the uniform arena and a first
 //! hit, and all hits of a laser along a row of 2,000 tiles.
 //!
@@ -25,6 +29,11 @@ use bevy_sweep::prelude::*;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+#[path = "support/scenes.rs"]
+mod scenes;
+
+use scenes::{Kind, Scene};
 
 /// The square a collider stays in (`low..high` on both axes): the arena, or the corner of a
 /// clustered or crowded collider, so that the scene stays as it is however long it runs.
@@ -117,6 +126,45 @@ fn world(count: usize, layout: Layout) -> App {
     app
 }
 
+/// The seed of the game-shaped scenes (the avian2d comparison uses the same).
+const SCENE_SEED: u64 = 0x5eed_a1a2;
+
+/// A headless app of a game-shaped scene: still colliders get no velocity, the others wrap
+/// at the arena's edges (teleported).
+fn scene_app(scene: &Scene) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins.set(every_core()), SweepPlugin::default()))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        .add_systems(FixedUpdate, wrap);
+    app.update();
+    for spec in &scene.specs {
+        let collider = match spec.kind {
+            Kind::Point => Collider::point(),
+            Kind::Segment { half_length } => {
+                Collider::segment(Vec2::new(-half_length, 0.0), Vec2::new(half_length, 0.0))
+            }
+            Kind::Circle { radius } => Collider::circle(radius),
+            Kind::Box { half_extents } => Collider::aabb(half_extents),
+        };
+        let transform = Transform::from_translation(spec.position.extend(0.0))
+            .with_rotation(Quat::from_rotation_z(spec.angle));
+        let mut entity = app.world_mut().spawn((collider, transform));
+        if let Some((memberships, filters)) = spec.layers {
+            entity.insert(CollisionLayers::new(memberships, filters));
+        }
+        if !spec.is_still() {
+            entity.insert((Velocity(spec.velocity), Home(-scene.half, scene.half)));
+        }
+        if spec.angular_velocity != 0.0 {
+            entity.insert(AngularVelocity(spec.angular_velocity));
+        }
+    }
+    for _ in 0..5 {
+        app.update();
+    }
+    app
+}
+
 /// Prints how busy the world is and the median time of each phase over 31 more ticks (the
 /// plugin's own [`SweepStats`]; the rest of `app.update()` is Bevy's and the bench's `wrap`).
 #[expect(
@@ -145,12 +193,21 @@ fn report(name: &str, count: usize, app: &mut App) {
         median(|s| s.report_time),
         median(|s| s.elapsed),
     );
-    let one = ticks[0];
+    let mean = |count: fn(&SweepStats) -> usize| {
+        ticks.iter().map(count).sum::<usize>() as f64 / ticks.len() as f64
+    };
+    let (pairs, exact) = (mean(|s| s.candidate_pairs), mean(|s| s.exact_pairs));
     eprintln!(
-        "tick/{name}/{count}: {} candidate pairs, {} touching, {} batched, {} events; median \
-         over 31 ticks: prepare {prepare:?}, broad {broad:?}, narrow {narrow:?}, report \
-         {report:?}, whole sweep {elapsed:?}, whole app.update() {:?}",
-        one.candidate_pairs, one.touching_pairs, one.batched_pairs, one.events, updates[15],
+        "tick/{name}/{count}: per tick {pairs:.0} candidate pairs ({:.3}% exact), {:.0} \
+         touching, {:.0} batched, {:.0} events; median over 31 ticks: prepare {prepare:?}, \
+         broad {broad:?}, narrow {narrow:?} ({:.0} ns per candidate pair), report {report:?}, \
+         whole sweep {elapsed:?}, whole app.update() {:?}",
+        100.0 * exact / pairs.max(1.0),
+        mean(|s| s.touching_pairs),
+        mean(|s| s.batched_pairs),
+        mean(|s| s.events),
+        narrow.as_nanos() as f64 / pairs.max(1.0),
+        updates[15],
     );
 }
 
@@ -176,6 +233,22 @@ fn tick(c: &mut Criterion) {
             if let Some(app) = &mut app {
                 report(name, count, app);
             }
+        }
+    }
+    for scene in [
+        Scene::bullet_hell(10_000, SCENE_SEED),
+        Scene::tilemap(50_000, 500, SCENE_SEED),
+        Scene::still_walls(10_000, SCENE_SEED),
+    ] {
+        let (name, count) = (scene.name, scene.specs.len());
+        let mut app = None;
+        group.throughput(Throughput::Elements(count as u64));
+        group.bench_function(BenchmarkId::new(name, count), |b| {
+            let app = app.get_or_insert_with(|| scene_app(&scene));
+            b.iter(|| app.update());
+        });
+        if let Some(app) = &mut app {
+            report(name, count, app);
         }
     }
     // The cost of observer delivery: the same 10,000-collider world with one global

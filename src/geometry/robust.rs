@@ -9,7 +9,21 @@
 //! to the expansion when Shewchuk's error bound cannot certify the sign.
 
 use bevy_math::Vec2;
+use core::cell::Cell;
 use core::cmp::Ordering;
+
+std::thread_local! {
+    /// Expansions started on this thread: how often a float filter could not certify a sign.
+    static EXPANSIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many exact expansions this thread has started so far. The difference across a
+/// computation says whether it needed exact arithmetic (the plugin counts the candidate
+/// pairs that did, in `SweepStats::exact_pairs`).
+#[inline]
+pub(crate) fn expansions() -> u64 {
+    EXPANSIONS.with(Cell::get)
+}
 
 /// Unit roundoff of `f64`: `2^-53`.
 const F64_EPS: f64 = f64::EPSILON / 2.0;
@@ -58,9 +72,10 @@ pub(crate) struct Expansion<const N: usize> {
 }
 
 impl<const N: usize> Expansion<N> {
-    /// The empty sum.
+    /// The empty sum (counted in [`expansions`]).
     #[inline]
-    pub(crate) const fn new() -> Self {
+    pub(crate) fn new() -> Self {
+        EXPANSIONS.with(|n| n.set(n.get() + 1));
         Self {
             parts: [0.0; N],
             len: 0,
