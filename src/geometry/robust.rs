@@ -160,7 +160,9 @@ pub(crate) fn orient2d(a: Vec2, b: Vec2, c: Vec2) -> f64 {
     let right = (by - ay) * (cx - ax);
     let det = left - right;
     let bound = ORIENT_ERR_BOUND * (left.abs() + right.abs());
-    if det.abs() * PLAIN_ACCURACY > bound {
+    // (A zero bound means both products are exactly zero, as for two equal points: a
+    // difference of two `f32`s is zero in `f64` only if they are equal.)
+    if det.abs() * PLAIN_ACCURACY >= bound {
         return det;
     }
     orient2d_exact(ax, ay, bx, by, cx, cy)
@@ -258,15 +260,34 @@ pub(crate) fn circle_power(p: Vec2, c: Vec2, r: f32) -> f64 {
 /// error bound is too large.
 #[cold]
 pub(crate) fn cross_of_motions(p: [Vec2; 2], q: [Vec2; 2], c: [Vec2; 2]) -> f64 {
+    product_of_motions(p, q, c, |u, v| [(u.x, v.y), (-u.y, v.x)])
+}
+
+/// `dot(a1 − a0, b1 − b0)`, as [`cross_of_motions`]: exact sign, magnitude within a few ulps.
+#[cold]
+pub(crate) fn dot_of_motions(p: [Vec2; 2], q: [Vec2; 2], c: [Vec2; 2]) -> f64 {
+    product_of_motions(p, q, c, |u, v| [(u.x, v.x), (u.y, v.y)])
+}
+
+/// The exact sum over the 16 pairs of terms of `a1 − a0` and `b1 − b0` (see
+/// [`cross_of_motions`]) of `terms(u, v)`: two signed products of coordinates each.
+#[inline]
+fn product_of_motions(
+    p: [Vec2; 2],
+    q: [Vec2; 2],
+    c: [Vec2; 2],
+    terms: impl Fn(Vec2, Vec2) -> [(f32, f32); 2],
+) -> f64 {
     // (point, sign) terms of a1 − a0 = p1 − c1 − p0 + c0, and of b1 − b0 likewise.
     let a = [(p[1], 1.0), (c[1], -1.0), (p[0], -1.0), (c[0], 1.0)];
     let b = [(q[1], 1.0), (c[1], -1.0), (q[0], -1.0), (c[0], 1.0)];
     let mut sum = Expansion::<32>::new();
     for (u, su) in a {
         for (v, sv) in b {
-            let s = su * sv;
-            sum.add(s * f64::from(u.x) * f64::from(v.y));
-            sum.add(-s * f64::from(u.y) * f64::from(v.x));
+            let s: f64 = su * sv;
+            for (x, y) in terms(u, v) {
+                sum.add(s * f64::from(x) * f64::from(y));
+            }
         }
     }
     sum.signed_approximation()

@@ -900,10 +900,10 @@ impl SweepCase {
 
 /// Classifies a sweep query (see [`SweepCase`] and the precision contract):
 /// * non-finite input: no sweeps;
-/// * identically-zero cross: exactly one sweep at the first `t` in `[0, 1]` with
-///   `A . B <= 0` (Required within `1e-7` if that is `t = 0`, within `2e-6` otherwise;
-///   Optional if that `A . B` root is within `1e-6` of 1 or its discriminant is within
-///   relative `1e-9` of 0);
+/// * identically-zero cross: one sweep at the start of each stretch of `[0, 1]` where
+///   `A . B <= 0` (Required within `1e-7` at `t = 0`, within `2e-6` at a root of `A . B`;
+///   Optional if that root is within `1e-6` of 1 or the discriminant of `A . B` is within
+///   relative `1e-9` of 0, where a touch of zero may or may not count);
 /// * otherwise per root of the cross quadratic: exact root 0 with the point on the
 ///   segment: Required within `1e-7`; exact root 1 with the point on the segment and no
 ///   other root in `(1 - 1e-6, 1)`: Required within `1e-7`; discriminant ambiguous:
@@ -963,32 +963,43 @@ pub(crate) fn sweep(
         let d0 = a0.dot(b0);
         let d1 = a0.dot(bd) + ad.dot(b0);
         let d2 = ad.dot(bd);
+        let mut expected = Vec::new();
         if !d0.is_positive() {
-            case.expected = vec![Expected::new(
-                Root::exact(zero),
+            expected.push(Expected::new(
+                Root::exact(zero.clone()),
                 Demand::Required { tol: 1e-7 },
                 "identically zero cross, on the segment at t = 0",
-            )];
-            return case;
+            ));
         }
         // Relative discriminant test, times 4: |d1^2 - 4 d2 d0| <= 1e-9 (d1^2 + 4|d2 d0|).
         let four_d2d0 = (&d2 * &d0) << 2usize;
         let dot_ambiguous =
             (&d1 * &d1 - &four_d2d0).abs() * ten_pow(9) <= &d1 * &d1 + four_d2d0.abs();
-        // d0 > 0, so 0 is not a root: refine until no enclosure contains 0, so that the
+        // Refine until no enclosure contains 0 (unless the root is 0 exactly), so that the
         // sign of every root is known.
         let mut min_bits = ROOT_BITS;
         let mut roots = int_roots(&d2, &d1, &d0);
-        while min_bits < 4096 && roots.iter().any(|r| r.lo <= zero && r.hi >= zero) {
+        while min_bits < 4096
+            && roots
+                .iter()
+                .any(|r| !r.is_exactly(&zero) && r.lo <= zero && r.hi >= zero)
+        {
             min_bits *= 2;
             roots = int_roots_bits(&d2, &d1, &d0, min_bits);
         }
         let root_at = |i: usize| {
             case.settle(&|bits| int_roots_bits(&d2, &d1, &d0, bits.max(min_bits)).swap_remove(i))
         };
-        // d0 > 0, so the first t in [0, 1] with A . B <= 0 is the first root in (0, 1].
-        let first = if dot_ambiguous {
-            // Near-double root (or none): one optional slot if it is near [0, 1].
+        let demand_at = |root: &Root| {
+            if dot_ambiguous || !root.surely_within(&zero, &(&one - band(1e-6))) {
+                Demand::Optional
+            } else {
+                Demand::Required { tol: 2e-6 }
+            }
+        };
+        if dot_ambiguous {
+            // A near-double root (or none): `A . B` touches zero there, which may count as the
+            // start of a stretch or not; one optional slot if it is near (0, 1].
             let candidate = match (roots.is_empty(), d2.is_zero()) {
                 (false, _) => Some(root_at(0)),
                 (true, false) => Some(case.settle(&|bits| {
@@ -997,25 +1008,43 @@ pub(crate) fn sweep(
                 })),
                 (true, true) => None,
             };
-            candidate.filter(|r| !r.surely_outside(&-band(1e-6), &(&one + band(1e-6))))
+            if let Some(root) = candidate.filter(|r| {
+                !r.is_exactly(&zero) && !r.surely_outside(&-band(1e-6), &(&one + band(1e-6)))
+            }) {
+                expected.push(Expected::new(
+                    root,
+                    Demand::Optional,
+                    "identically zero cross, near-double root of A.B",
+                ));
+            }
         } else {
-            roots
-                .iter()
-                .position(|r| !r.surely_outside(&zero, &(&one + band(1e-6))))
-                .map(root_at)
-        };
-        if let Some(root) = first {
-            let demand = if dot_ambiguous || !root.surely_within(&zero, &(&one - band(1e-6))) {
-                Demand::Optional
-            } else {
-                Demand::Required { tol: 2e-6 }
+            // Every root in (0, 1] before which `A . B` is positive starts a stretch: the sign
+            // just before it, at a rational point between it and the root before (or 0).
+            let d_at = |t: &Q| {
+                let c = |x: &BigInt| Q::from_integer(x.clone());
+                c(&d0) + c(&d1) * t + c(&d2) * t * t
             };
-            case.expected = vec![Expected::new(
-                root,
-                demand,
-                "identically zero cross, first time with A.B <= 0",
-            )];
+            let mut before = zero.clone();
+            for (i, root) in roots.iter().enumerate() {
+                if root.hi <= zero {
+                    continue;
+                }
+                if root.surely_outside(&zero, &(&one + band(1e-6))) {
+                    break;
+                }
+                let just_before = (&before + &root.lo) / Q::from_integer(BigInt::from(2));
+                if d_at(&just_before).is_positive() {
+                    let root = root_at(i);
+                    expected.push(Expected::new(
+                        root.clone(),
+                        demand_at(&root),
+                        "identically zero cross, start of a stretch with A.B <= 0",
+                    ));
+                }
+                before = root.hi.clone();
+            }
         }
+        case.expected = sorted(expected);
         return case;
     }
     // A linear (or constant) cross has an exact rational root (or none): never ambiguous.

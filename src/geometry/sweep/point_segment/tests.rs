@@ -266,3 +266,58 @@ fn random_scenes_match_the_dense_oracle() {
     }
     assert!(checked > 250, "only {checked} scenes checked");
 }
+
+#[test]
+fn collinear_stretches_each_report_their_start() {
+    let still = |p: Vec2| [p, p];
+    // (case, first endpoint's path, second endpoint's path, point's path, expected sweeps)
+    let cases: [(&str, [Vec2; 2], [Vec2; 2], [Vec2; 2], &[(f32, f32)]); 4] = [
+        // The segment flips through the point: on it from the start until the point passes
+        // the still endpoint (t = 1/4), off while the segment turns over, and on again when
+        // the moving endpoint catches up with it (t = 3/4).
+        (
+            "flip",
+            still(v(0., 0.)),
+            [v(-1., 0.), v(1., 0.)],
+            [v(-0.25, 0.), v(0.75, 0.)],
+            &[(0.0, 0.25), (0.75, 1.0)],
+        ),
+        // The same, caught up with exactly at the end of the step.
+        (
+            "flip, back on at the end",
+            still(v(0., 0.)),
+            [v(-1., 0.), v(1., 0.)],
+            [v(-0.5, 0.), v(1., 0.)],
+            &[(0.0, 0.5), (1.0, 1.0)],
+        ),
+        // On the still endpoint at the start only, then off, then on again at 2/3.
+        (
+            "on an endpoint, then again",
+            still(v(0., 0.)),
+            [v(-1., 0.), v(1., 0.)],
+            [v(0., 0.), v(0.5, 0.)],
+            &[(0.0, 0.0), (2.0 / 3.0, 1.0)],
+        ),
+        // The segment slides along its line onto the point and stays: one stretch.
+        (
+            "sideways",
+            [v(0., 0.), v(3., 0.)],
+            [v(2., 0.), v(5., 0.)],
+            still(v(4., 0.)),
+            &[(2.0 / 3.0, 1.0)],
+        ),
+    ];
+    for (case, start_path, end_path, point_path, expected) in cases {
+        let got: Vec<(f32, f32)> = sweep_point_segment(start_path, end_path, point_path)
+            .iter()
+            .map(|s| (s.time, s.along))
+            .collect();
+        assert_eq!(got.len(), expected.len(), "{case}: {got:?}");
+        for (g, e) in got.iter().zip(expected) {
+            assert!(
+                (g.0 - e.0).abs() < 1e-6 && (g.1 - e.1).abs() < 1e-6,
+                "{case}: got {got:?}, expected {expected:?}"
+            );
+        }
+    }
+}
