@@ -2,6 +2,7 @@
 
 use super::path::{ShapePath, lerp};
 use super::poly::{Poly, roots_in_unit};
+use super::translating::translating;
 use crate::geometry::intersect_with_powers;
 use crate::geometry::robust::{all_finite, circle_power, cross_of_motions, orient2d};
 use crate::geometry::{
@@ -148,8 +149,14 @@ pub(crate) fn contact_intervals_of_valid(a: &ShapePath, b: &ShapePath) -> Interv
     // prove it. (The other pairs are solved exactly in about as few.)
     let has_segment =
         matches!(a, ShapePath::Segment { .. }) || matches!(b, ShapePath::Segment { .. });
-    if has_segment && disks_stay_apart(a, b) {
-        return Intervals::default();
+    if has_segment {
+        if disks_stay_apart(a, b) {
+            return Intervals::default();
+        }
+        // Pairs that do not turn, in closed form where it can be certified.
+        if let Some(answer) = translating(a, b) {
+            return answer.map(Intervals::single).unwrap_or_default();
+        }
     }
     solve(a, b)
 }
@@ -202,8 +209,9 @@ fn disks_stay_apart(a: &ShapePath, b: &ShapePath) -> bool {
     closest > reach
 }
 
-/// [`contact_intervals_of_valid`] of two paths in rank order, without the shortcut.
-fn solve(a: &ShapePath, b: &ShapePath) -> Intervals {
+/// [`contact_intervals_of_valid`] of two paths in rank order, without the shortcuts: the
+/// general solver.
+pub(super) fn solve(a: &ShapePath, b: &ShapePath) -> Intervals {
     match (*a, *b) {
         (ShapePath::Point(p), ShapePath::Point(q)) => one(box_interval(relative(p, q), Vec2::ZERO)),
         (ShapePath::Point(p), ShapePath::Segment { a, b }) => point_segment(p, a, b),

@@ -23,6 +23,15 @@
 //! | segment–box | ... when an endpoint crosses the box boundary or a corner crosses the segment | two clips, four sweeps |
 //! | segment–circle | ... when an endpoint crosses the circle, or the circle is tangent to the segment's interior (a quartic in time for a turning segment: its roots isolated between the roots of its derivatives, each refined by Newton steps kept inside its sign bracket) | circle, quartic |
 //!
+//! A pair with a segment that does not turn (a still wall, a sliding platform, a segment on a
+//! translating transform) is first tried in closed form: relative to each other the shapes
+//! move along a straight line, and they touch while it runs through a convex obstacle (the
+//! segment grown by the other shape: a capsule, a hexagon, a parallelogram, or the segment
+//! itself for a point), which a line enters once and leaves once. Its conditions are solved
+//! in `f64` with error bounds, and only an answer they certify is taken (most pairs): a graze,
+//! a contact at one of the tick's ends within rounding, parallel segments or a turning
+//! segment go to the general solvers below.
+//!
 //! For the pairs with a segment, the moments at which contact can begin or end are found
 //! first; between two such moments contact does not change, and one test at the midpoint
 //! says which. Whether the shapes touch at the very start and end of the step is decided by
@@ -42,6 +51,7 @@ mod batch;
 mod intervals;
 mod path;
 mod poly;
+mod translating;
 mod witness;
 
 pub use batch::PointBoxBatch;

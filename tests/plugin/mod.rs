@@ -8,4 +8,5 @@ mod lifecycle;
 mod oracle;
 mod pairs;
 mod query;
+mod translating;
 mod worlds;

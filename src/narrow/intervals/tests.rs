@@ -348,7 +348,6 @@ fn the_disk_shortcut_never_drops_a_contact() {
                 &exact[..]
             );
         }
-        assert_eq!(&contact_intervals(&a, &b)[..], &exact[..], "{a:?} {b:?}");
     }
     // Both ways are exercised: pairs left out, and pairs that touch.
     assert!(
