@@ -186,8 +186,9 @@ fn report(name: &str, count: usize, app: &mut App) {
         ticks.sort_by_key(phase);
         phase(&ticks[ticks.len() / 2])
     };
-    let (prepare, broad, narrow, report, elapsed) = (
+    let (prepare, gather, broad, narrow, report, elapsed) = (
         median(|s| s.prepare_time),
+        median(|s| s.gather_time),
         median(|s| s.broad_phase_time),
         median(|s| s.narrow_phase_time),
         median(|s| s.report_time),
@@ -199,13 +200,15 @@ fn report(name: &str, count: usize, app: &mut App) {
     let (pairs, exact) = (mean(|s| s.candidate_pairs), mean(|s| s.exact_pairs));
     eprintln!(
         "tick/{name}/{count}: per tick {pairs:.0} candidate pairs ({:.3}% exact), {:.0} \
-         touching, {:.0} batched, {:.0} events; median over 31 ticks: prepare {prepare:?}, \
-         broad {broad:?}, narrow {narrow:?} ({:.0} ns per candidate pair), report {report:?}, \
+         touching, {:.0} batched, {:.0} events, {:.0} resting; median over 31 ticks: prepare \
+         {prepare:?}, broad {broad:?} (gather {gather:?}), narrow {narrow:?} ({:.0} ns per \
+         candidate pair), report {report:?}, \
          whole sweep {elapsed:?}, whole app.update() {:?}",
         100.0 * exact / pairs.max(1.0),
         mean(|s| s.touching_pairs),
         mean(|s| s.batched_pairs),
         mean(|s| s.events),
+        mean(|s| s.resting),
         narrow.as_nanos() as f64 / pairs.max(1.0),
         updates[15],
     );

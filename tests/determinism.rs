@@ -80,7 +80,7 @@ fn run(plugin: SweepPlugin) -> (String, usize, usize, usize) {
     let (mut stream, mut count, mut chunks, mut batched) = (String::new(), 0, 0, 0);
     for t in 0..15 {
         app.update();
-        chunks += app.world().resource::<SweepStats>().parallel_chunks;
+        chunks += app.world().resource::<SweepStats>().parallel_tasks;
         batched += app.world().resource::<SweepStats>().batched_pairs;
         for e in core::mem::take(&mut app.world_mut().resource_mut::<Recorded>().0) {
             stream.push_str(&format!("{t} {e:?}\n"));

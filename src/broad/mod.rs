@@ -185,6 +185,50 @@ impl BroadPhase {
         self.found = pairs;
     }
 
+    /// Builds the structure the queries use over boxes that are all usable and in order of
+    /// lower x edge, without finding their pairs (for boxes never paired with each other).
+    pub(crate) fn build_in_order(&mut self, bounds: &[Aabb2d]) {
+        self.strips.build_in_order(bounds);
+    }
+
+    /// `true` if [`pairs_in_part`](Self::pairs_in_part) can find the pairs (the strips):
+    /// other methods find them all at once, with
+    /// [`find_pairs_in_order`](Self::find_pairs_in_order).
+    pub(crate) fn finds_pairs_in_parts(&self) -> bool {
+        self.method == BroadPhaseMethod::Strips
+    }
+
+    /// After [`build_in_order`](Self::build_in_order), with the strips: the pairs of the boxes
+    /// of a part of the plane, `part` of `parts` (consecutive rows with about equal shares of
+    /// the boxes), each pair in exactly one part, so that the parts can be searched in
+    /// parallel.
+    pub(crate) fn pairs_in_part(&self, part: usize, parts: usize, mut found: impl FnMut(u32, u32)) {
+        debug_assert!(self.finds_pairs_in_parts());
+        self.strips
+            .pairs_in_rows(self.part_rows(part, parts), &mut found);
+    }
+
+    /// The rows of part `part` of `parts`: consecutive rows holding about `1/parts` of the
+    /// entries each.
+    fn part_rows(&self, part: usize, parts: usize) -> core::ops::Range<usize> {
+        let starts = self.strips.row_starts();
+        let count = self.strips.row_count();
+        let Some(&total) = starts.get(count) else {
+            return 0..0;
+        };
+        let row_at = |share: usize| {
+            let entry = (u64::from(total) * share as u64 / parts as u64) as u32;
+            starts[..count].partition_point(|&s| s < entry)
+        };
+        let first = if part == 0 { 0 } else { row_at(part) };
+        let end = if part + 1 >= parts {
+            count
+        } else {
+            row_at(part + 1)
+        };
+        first..end.max(first)
+    }
+
     /// Calls `found` once with the index of every box of the last
     /// [`find_pairs`](Self::find_pairs) that overlaps `query`.
     ///

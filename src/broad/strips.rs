@@ -98,10 +98,30 @@ impl Strips {
     /// Calls `found` with every overlapping pair of the last build, each from the row of the
     /// higher lower edge.
     fn pairs(&self, found: &mut impl FnMut(u32, u32)) {
-        let Some(rows) = self.layout else {
+        self.pairs_in_rows(0..self.row_count(), found);
+    }
+
+    /// The number of rows of the last build.
+    pub(super) fn row_count(&self) -> usize {
+        self.layout.map_or(0, |rows| rows.count)
+    }
+
+    /// Where each row's entries start (one more than rows): how many boxes rows hold.
+    pub(super) fn row_starts(&self) -> &[u32] {
+        &self.starts
+    }
+
+    /// [`pairs`](Self::pairs) of the rows `rows` only: each pair is found in exactly one row,
+    /// so ranges of rows split the work without overlap.
+    pub(super) fn pairs_in_rows(
+        &self,
+        rows: core::ops::Range<usize>,
+        found: &mut impl FnMut(u32, u32),
+    ) {
+        if self.layout.is_none() {
             return;
-        };
-        for r in 0..rows.count {
+        }
+        for r in rows {
             let row = &self.sorted[self.starts[r] as usize..self.starts[r + 1] as usize];
             for (k, a) in row.iter().enumerate() {
                 for b in &row[k + 1..] {

@@ -272,7 +272,9 @@ impl Poly {
     fn at_least_zero(&self) -> Span {
         let [c0, c1, c2] = self.c;
         let error = self.error();
-        if !(c1.abs() > 8.0 * c2.abs()) {
+        // (Also taken for NaN, which compares false.)
+        let dominates = c1.abs() > 8.0 * c2.abs();
+        if !dominates {
             return match self.sign_over_tick() {
                 Some(sign) if sign > 0.0 => Span::ALWAYS,
                 Some(_) => Span::NEVER,

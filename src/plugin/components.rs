@@ -246,6 +246,18 @@ pub struct SweptPath {
     /// path of the last tick it was swept in).
     #[reflect(ignore)]
     pub(crate) tick: u64,
+    /// Set when the motion starts afresh this tick (a new, re-inserted or teleported
+    /// collider): it is not the continuation of the last tick's.
+    #[reflect(ignore)]
+    pub(crate) fresh: bool,
+    /// How many ticks in a row (up to 2) the collider's motion was still and continued the
+    /// last tick's.
+    #[reflect(ignore)]
+    pub(crate) still_for: u8,
+    /// Resting in the last tick: still for two ticks, unchanged, kept in the broad phase
+    /// without being swept again.
+    #[reflect(ignore)]
+    pub(crate) resting: bool,
 }
 
 /// An [`Affine2`] stored without its 16-byte alignment: 24 bytes instead of 32, so that
@@ -270,6 +282,7 @@ impl SweptPath {
     pub(crate) fn restart(&mut self) {
         self.previous = None;
         self.previous_world = None;
+        self.still_for = 0;
     }
 }
 

@@ -1,6 +1,6 @@
 //! The sweep's cost in Bevy's diagnostics.
 
-use super::systems::SweepStats;
+use super::contacts::SweepStats;
 use super::{SweepSettings, SweepSystems};
 use bevy::app::{App, FixedPostUpdate, Plugin};
 use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnostic};

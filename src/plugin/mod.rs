@@ -2,16 +2,20 @@
 
 mod broad;
 mod components;
+mod contacts;
 mod diagnostics;
 mod events;
+mod gather;
+mod narrow;
 mod query;
-mod systems;
+mod report;
+mod state;
 
 pub use components::{AngularVelocity, Collider, CollisionLayers, SweptPath, Teleport, Velocity};
+pub use contacts::{Contact, Contacts, SkippedColliders, SweepStats};
 pub use diagnostics::SweepDiagnosticsPlugin;
 pub use events::{CollisionEvent, CollisionKind};
 pub use query::{QueryFilter, RayHit, SweepQuery};
-pub use systems::{Contact, Contacts, SkippedColliders, SweepStats};
 
 use crate::broad::BroadPhaseMethod;
 use bevy::app::{App, FixedPostUpdate, Plugin};
@@ -135,7 +139,8 @@ impl Plugin for SweepPlugin {
         .init_resource::<Contacts>()
         .init_resource::<SkippedColliders>()
         .init_resource::<SweepStats>()
-        .init_resource::<systems::TickState>()
+        .init_resource::<state::Colliders>()
+        .init_resource::<state::Tick>()
         .add_message::<CollisionEvent>()
         .register_type::<Collider>()
         .register_type::<Velocity>()
@@ -159,13 +164,15 @@ impl Plugin for SweepPlugin {
         .add_systems(
             self.schedule,
             (
-                systems::prepare.in_set(SweepSystems::Prepare),
-                systems::integrate
+                gather::prepare.in_set(SweepSystems::Prepare),
+                gather::integrate
                     .in_set(SweepSystems::Integrate)
                     .run_if(|settings: Res<SweepSettings>| settings.integrate_velocity),
-                systems::broad_phase.in_set(SweepSystems::BroadPhase),
-                systems::narrow_phase.in_set(SweepSystems::NarrowPhase),
-                systems::report.in_set(SweepSystems::Report),
+                (gather::gather, broad::broad_phase)
+                    .chain()
+                    .in_set(SweepSystems::BroadPhase),
+                narrow::narrow_phase.in_set(SweepSystems::NarrowPhase),
+                report::report.in_set(SweepSystems::Report),
             ),
         );
     }

@@ -1,7 +1,7 @@
 //! Spatial queries against the colliders: what a ray, a segment or a shape touches now.
 
 use super::components::CollisionLayers;
-use super::systems::TickState;
+use super::state::{Colliders, Group};
 use crate::narrow::{Shape, ShapePath, contact_intervals, witness};
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::SystemParam;
@@ -116,7 +116,7 @@ pub struct RayHit {
 /// ```
 #[derive(SystemParam)]
 pub struct SweepQuery<'w> {
-    state: Res<'w, TickState>,
+    colliders: Res<'w, Colliders>,
 }
 
 impl SweepQuery<'_> {
@@ -154,22 +154,25 @@ impl SweepQuery<'_> {
     /// The first collider the segment from `a` to `b` touches, going from `a`.
     #[must_use]
     pub fn cast_segment(&self, a: Vec2, b: Vec2, filter: &QueryFilter) -> Option<RayHit> {
-        let mut best: Option<(f32, usize)> = None;
+        // The best hit so far: when, which collider, and where it is.
+        let mut best: Option<(f32, Entity, &Group, usize)> = None;
         let ray = ShapePath::Point([a, b]);
-        self.state.broad.query_segment(a, b, |i, entered| {
-            if best.is_some_and(|(t, _)| t < entered) {
-                return ControlFlow::Break(());
-            }
-            // Ties go to the smaller entity, as in `segment_hits`.
-            let entity = self.state.body(i as usize).entity;
-            if let Some(t) = self.first_touch(&ray, i as usize, filter)
-                && best.is_none_or(|(bt, bi)| (t, entity) < (bt, self.state.body(bi).entity))
-            {
-                best = Some((t, i as usize));
-            }
-            ControlFlow::Continue(())
-        });
-        best.map(|(t, i)| self.hit(&ray, i, t, a, b))
+        for group in self.colliders.groups() {
+            group.broad.query_segment(a, b, |i, entered| {
+                if best.is_some_and(|(t, ..)| t < entered) {
+                    return ControlFlow::Break(());
+                }
+                // Ties go to the smaller entity, as in `segment_hits`.
+                let entity = group.body(i as usize).entity;
+                if let Some(t) = first_touch(&ray, group, i as usize, filter)
+                    && best.is_none_or(|(bt, be, ..)| (t, entity) < (bt, be))
+                {
+                    best = Some((t, entity, group, i as usize));
+                }
+                ControlFlow::Continue(())
+            });
+        }
+        best.map(|(t, _, group, i)| hit(&ray, group, i, t, a, b))
     }
 
     /// Every collider the segment from `a` to `b` touches, each once with its first hit,
@@ -180,31 +183,31 @@ impl SweepQuery<'_> {
         // The broad phase visits the plane in rows, in order along the segment, and finds a
         // box in a row at most once, and again in a later row only if it found it in every
         // row visited in between (a box spans consecutive rows, and every row between two
-        // that meet it meets it too). So `hits` is kept in three parts: the hits found before
-        // the last row, those of the last row not found again yet (`last_row..this_row`),
-        // and those of this row (`this_row..`). A collider hit already can only be in the
-        // middle part, and moves to this row's part when it is found again. Checking only
-        // that part keeps a laser through many colliders linear, where checking every hit so
-        // far was quadratic.
-        let (mut row, mut this_row, mut last_row) = (None, 0, 0);
-        self.state
-            .broad
-            .query_segment_in_rows(a, b, |i, _, visited| {
+        // that meet it meets it too). So each group's hits are kept in three parts: the hits
+        // found before the last row, those of the last row not found again yet
+        // (`last_row..this_row`), and those of this row (`this_row..`). A collider hit
+        // already can only be in the middle part, and moves to this row's part when it is
+        // found again. Checking only that part keeps a laser through many colliders linear,
+        // where checking every hit so far was quadratic. (A collider is in one group only.)
+        for group in self.colliders.groups() {
+            let (mut row, mut this_row, mut last_row) = (None, hits.len(), hits.len());
+            group.broad.query_segment_in_rows(a, b, |i, _, visited| {
                 if row != Some(visited) {
                     (row, last_row, this_row) = (Some(visited), this_row, hits.len());
                 }
-                let entity = self.state.body(i as usize).entity;
+                let entity = group.body(i as usize).entity;
                 if let Some(j) = hits[last_row..this_row]
                     .iter()
                     .position(|h| h.entity == entity)
                 {
                     this_row -= 1;
                     hits.swap(last_row + j, this_row);
-                } else if let Some(t) = self.first_touch(&ray, i as usize, filter) {
-                    hits.push(self.hit(&ray, i as usize, t, a, b));
+                } else if let Some(t) = first_touch(&ray, group, i as usize, filter) {
+                    hits.push(hit(&ray, group, i as usize, t, a, b));
                 }
                 ControlFlow::Continue(())
             });
+        }
         hits.sort_by(|x, y| {
             x.distance
                 .total_cmp(&y.distance)
@@ -222,14 +225,14 @@ impl SweepQuery<'_> {
             return;
         }
         let bounds = probe.swept_bounds();
-        self.state.broad.query(&bounds, |i| {
-            let body = self.state.body(i as usize);
-            if filter.accepts(body.entity, &body.layers)
-                && !contact_intervals(&probe, &ShapePath::still(body.path.at(1.0))).is_empty()
-            {
-                hits.push(body.entity);
-            }
-        });
+        for group in self.colliders.groups() {
+            group.broad.query(&bounds, |i| {
+                let body = group.body(i as usize);
+                if touches_now(&probe, body, filter) {
+                    hits.push(body.entity);
+                }
+            });
+        }
     }
 
     /// Every collider that contains or touches `point` now, into `hits` (cleared first).
@@ -245,36 +248,41 @@ impl SweepQuery<'_> {
             return false;
         }
         let mut any = false;
-        self.state.broad.query(&probe.swept_bounds(), |i| {
-            let body = self.state.body(i as usize);
-            any = any
-                || (filter.accepts(body.entity, &body.layers)
-                    && !contact_intervals(&probe, &ShapePath::still(body.path.at(1.0))).is_empty());
-        });
+        for group in self.colliders.groups() {
+            group.broad.query(&probe.swept_bounds(), |i| {
+                any = any || touches_now(&probe, group.body(i as usize), filter);
+            });
+        }
         any
     }
+}
 
-    /// When (as a fraction of the way) the moving point `ray` first touches body `i`.
-    fn first_touch(&self, ray: &ShapePath, i: usize, filter: &QueryFilter) -> Option<f32> {
-        let body = self.state.body(i);
-        if !filter.accepts(body.entity, &body.layers) {
-            return None;
-        }
-        let target = ShapePath::still(body.path.at(1.0));
-        contact_intervals(ray, &target).first().map(|i| i[0])
+/// `true` if the probe touches the body where the last tick left it.
+fn touches_now(probe: &ShapePath, body: &super::state::Body, filter: &QueryFilter) -> bool {
+    filter.accepts(body.entity, &body.layers)
+        && !contact_intervals(probe, &ShapePath::still(body.path.at(1.0))).is_empty()
+}
+
+/// When (as a fraction of the way) the moving point `ray` first touches box `i` of `group`.
+fn first_touch(ray: &ShapePath, group: &Group, i: usize, filter: &QueryFilter) -> Option<f32> {
+    let body = group.body(i);
+    if !filter.accepts(body.entity, &body.layers) {
+        return None;
     }
+    let target = ShapePath::still(body.path.at(1.0));
+    contact_intervals(ray, &target).first().map(|i| i[0])
+}
 
-    fn hit(&self, ray: &ShapePath, i: usize, t: f32, a: Vec2, b: Vec2) -> RayHit {
-        let body = self.state.body(i);
-        let target = ShapePath::still(body.path.at(1.0));
-        let w = witness(ray, &target, t, false);
-        RayHit {
-            entity: body.entity,
-            distance: (b - a).length() * t,
-            point: w.point,
-            normal: w.normal,
-            along: w.along_b,
-        }
+fn hit(ray: &ShapePath, group: &Group, i: usize, t: f32, a: Vec2, b: Vec2) -> RayHit {
+    let body = group.body(i);
+    let target = ShapePath::still(body.path.at(1.0));
+    let w = witness(ray, &target, t, false);
+    RayHit {
+        entity: body.entity,
+        distance: (b - a).length() * t,
+        point: w.point,
+        normal: w.normal,
+        along: w.along_b,
     }
 }
 

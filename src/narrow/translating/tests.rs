@@ -143,9 +143,6 @@ fn agrees_with_the_general_solver() {
             // On the grid many contacts begin or end exactly at the tick's ends or graze, and
             // are left to the general solver; elsewhere nearly all are decided.
             let least = if grid { n / 2 } else { n * 9 / 10 };
-            eprintln!(
-                "kind {kind} at {offset} (grid {grid}): {decided} of {n} decided, {touching} touching"
-            );
             assert!(
                 decided >= least,
                 "kind {kind} at {offset} (grid {grid}): {decided} of {n} decided, {touching} touching"

@@ -1,0 +1,273 @@
+//! What the plugin tells between ticks: the pairs in contact, the colliders it could not
+//! sweep, and what the last tick did.
+
+use super::events::{CollisionEvent, Touch};
+use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::prelude::*;
+use bevy::platform::collections::HashMap;
+use core::sync::atomic::{AtomicU64, Ordering};
+use core::time::Duration;
+
+/// Pairs of colliders in contact at the end of the last tick (a contact that has
+/// [`Started`](super::CollisionKind::Started) and not yet [`Ended`](super::CollisionKind::Ended)).
+#[derive(Resource, Default, Debug)]
+pub struct Contacts {
+    /// Pairs with a collider that moves (or did, or changed, in the last tick).
+    pairs: HashMap<(Entity, Entity), Record>,
+    /// Pairs of two resting colliders (still, unchanged, not re-swept): their contact cannot
+    /// change until one of them moves, changes or goes, which brings the pair back to
+    /// `pairs`.
+    resting: HashMap<(Entity, Entity), Record>,
+}
+
+/// The contact state of a pair between ticks.
+#[derive(Debug)]
+pub(crate) struct Record {
+    pub(crate) state: Touch,
+    /// The last event of the pair, seen from the first entity: the place of an `Ended` sent
+    /// when one of them disappears.
+    pub(crate) last: CollisionEvent,
+    /// The tick the pair was last swept in: set through a shared reference by the report's
+    /// parallel tasks for a contact that simply goes on.
+    pub(crate) tick: AtomicU64,
+}
+
+impl Record {
+    pub(crate) fn new(state: Touch, last: CollisionEvent, tick: u64) -> Self {
+        Self {
+            state,
+            last,
+            tick: AtomicU64::new(tick),
+        }
+    }
+
+    /// Marks the record swept in `tick`.
+    pub(crate) fn refresh(&self, tick: u64) {
+        self.tick.store(tick, Ordering::Relaxed);
+    }
+}
+
+impl Clone for Record {
+    fn clone(&self) -> Self {
+        Self::new(self.state, self.last, self.tick.load(Ordering::Relaxed))
+    }
+}
+
+/// One contact in [`Contacts`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// One entity of the pair (the smaller).
+    pub entity: Entity,
+    /// The other entity.
+    pub other: Entity,
+    /// The event that started the contact.
+    pub started: CollisionEvent,
+}
+
+impl Contacts {
+    /// The key of a pair: smaller entity first.
+    pub(crate) fn key(a: Entity, b: Entity) -> (Entity, Entity) {
+        (a.min(b), a.max(b))
+    }
+
+    /// `true` if `a` and `b` are in contact (in either order).
+    #[must_use]
+    pub fn contains(&self, a: Entity, b: Entity) -> bool {
+        let key = Self::key(a, b);
+        self.pairs
+            .get(&key)
+            .or_else(|| self.resting.get(&key))
+            .is_some_and(|r| r.state == Touch::Touching)
+    }
+
+    /// Every pair in contact, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = Contact> + '_ {
+        self.pairs
+            .iter()
+            .chain(&self.resting)
+            .filter(|(_, r)| r.state == Touch::Touching)
+            .map(|(&(entity, other), r)| Contact {
+                entity,
+                other,
+                started: r.last,
+            })
+    }
+
+    /// Every entity in contact with `entity`.
+    pub fn touching(&self, entity: Entity) -> impl Iterator<Item = Entity> + '_ {
+        self.iter().filter_map(move |c| {
+            if c.entity == entity {
+                Some(c.other)
+            } else if c.other == entity {
+                Some(c.entity)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// The number of pairs in contact.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// `true` if no pair is in contact.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The record of a pair swept this tick.
+    pub(crate) fn record(&self, key: &(Entity, Entity)) -> Option<&Record> {
+        self.pairs.get(key)
+    }
+
+    /// Sets the record of a pair swept this tick (`None`: no contact); returns the one it
+    /// replaces.
+    pub(crate) fn set(&mut self, key: (Entity, Entity), record: Option<Record>) -> Option<Record> {
+        match record {
+            Some(record) => self.pairs.insert(key, record),
+            None => self.pairs.remove(&key),
+        }
+    }
+
+    /// Brings back the pairs of the resting colliders in `woken`, which no longer rest (they
+    /// move, changed or are gone): their pairs are swept again, or ended.
+    pub(crate) fn wake(&mut self, woken: &EntityHashSet) {
+        if woken.is_empty() || self.resting.is_empty() {
+            return;
+        }
+        let pairs = &mut self.pairs;
+        self.resting.retain(|&(a, b), record| {
+            let wake = woken.contains(&a) || woken.contains(&b);
+            if wake {
+                pairs.insert((a, b), record.clone());
+            }
+            !wake
+        });
+    }
+
+    /// The pairs not swept in tick `tick`: those of two resting colliders rest; the others
+    /// are left to `ended`, which sends an `Ended` for those in contact, and forgotten.
+    pub(crate) fn close_tick(
+        &mut self,
+        tick: u64,
+        resting: &EntityHashSet,
+        mut ended: impl FnMut((Entity, Entity), &Record),
+    ) {
+        let rest = &mut self.resting;
+        self.pairs.retain(|&(a, b), record| {
+            if *record.tick.get_mut() == tick {
+                return true;
+            }
+            if resting.contains(&a) && resting.contains(&b) {
+                rest.insert((a, b), record.clone());
+            } else if record.state == Touch::Touching {
+                ended((a, b), record);
+            }
+            false
+        });
+    }
+}
+
+/// Colliders the plugin could not sweep in the last tick, with the reason: a non-finite
+/// transform or velocity, a size that is not positive, a zero-length segment, coordinates so
+/// close to `f32::MAX` that the swept bounds overflow.
+///
+/// A skipped collider takes part in no contact (its contacts end); every other pair is
+/// unaffected. The plugin logs one warning naming the entity when it starts being skipped
+/// (or the reason changes), not every tick. When the input becomes usable again the
+/// collider starts afresh from where it is, as if teleported.
+#[derive(Resource, Default, Debug)]
+pub struct SkippedColliders {
+    pub(crate) reasons: HashMap<Entity, &'static str>,
+}
+
+impl SkippedColliders {
+    /// Why `entity` was skipped in the last tick, if it was.
+    #[must_use]
+    pub fn reason(&self, entity: Entity) -> Option<&'static str> {
+        self.reasons.get(&entity).copied()
+    }
+
+    /// Every skipped entity and why.
+    pub fn iter(&self) -> impl Iterator<Item = (Entity, &'static str)> + '_ {
+        self.reasons.iter().map(|(&e, &r)| (e, r))
+    }
+
+    /// The number of skipped colliders.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.reasons.len()
+    }
+
+    /// `true` if no collider was skipped.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.reasons.is_empty()
+    }
+
+    pub(crate) fn record(&mut self, entity: Entity, reason: &'static str) {
+        if self.reasons.insert(entity, reason) != Some(reason) {
+            log::warn!("bevy_sweep: skipping collider {entity}: {reason}");
+        }
+    }
+
+    pub(crate) fn usable_again(&mut self, entity: Entity) {
+        if self.reasons.remove(&entity).is_some() {
+            log::info!("bevy_sweep: collider {entity} is usable again");
+        }
+    }
+}
+
+/// What the last tick did, for profiling and for checking a scene (read it after
+/// [`SweepSystems::Report`](super::SweepSystems::Report) or in `Update`). Non-exhaustive:
+/// later versions may count more.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SweepStats {
+    /// Colliders in the tick: the swept ones and the resting ones.
+    pub colliders: usize,
+    /// Colliders resting: still for two ticks without a change, kept in the broad phase
+    /// without being swept again. Pairs of two of them are never tested.
+    pub resting: usize,
+    /// Colliders skipped as unusable (see [`SkippedColliders`]).
+    pub skipped: usize,
+    /// Pairs whose swept bounds overlap and whose layers interact (the broad phase's output).
+    pub candidate_pairs: usize,
+    /// Pairs that touched at some moment of the tick.
+    pub touching_pairs: usize,
+    /// Events sent (messages; observers get each twice, once per entity).
+    pub events: usize,
+    /// Candidate pairs of a point and a box, which the narrow phase solves eight at a time
+    /// with SIMD ([`PointBoxBatch`](crate::narrow::PointBoxBatch)).
+    pub batched_pairs: usize,
+    /// Candidate pairs whose contact could not be decided by floating-point arithmetic with
+    /// an error bound and needed exact (expansion) arithmetic: shapes within rounding of a
+    /// touch. Normally a tiny share of [`candidate_pairs`](Self::candidate_pairs).
+    pub exact_pairs: usize,
+    /// Tasks the tick ran in parallel on the compute task pool (0: it ran serially).
+    pub parallel_tasks: usize,
+    /// Wall-clock time of the whole sweep, from the start of
+    /// [`SweepSystems::Prepare`](super::SweepSystems::Prepare) to the end of
+    /// [`SweepSystems::Report`](super::SweepSystems::Report) (including anything you ordered
+    /// in between).
+    pub elapsed: Duration,
+    /// Time of [`SweepSystems::Prepare`](super::SweepSystems::Prepare) and
+    /// [`SweepSystems::Integrate`](super::SweepSystems::Integrate): new and teleported
+    /// colliders, velocities.
+    pub prepare_time: Duration,
+    /// Time of [`SweepSystems::BroadPhase`](super::SweepSystems::BroadPhase): every
+    /// collider's motion (the gather) and the pairs whose swept bounds overlap.
+    pub broad_phase_time: Duration,
+    /// The gather's part of [`broad_phase_time`](Self::broad_phase_time): each collider's
+    /// motion in world space.
+    pub gather_time: Duration,
+    /// Time of [`SweepSystems::NarrowPhase`](super::SweepSystems::NarrowPhase): the exact
+    /// contact intervals of the candidate pairs.
+    pub narrow_phase_time: Duration,
+    /// Time of [`SweepSystems::Report`](super::SweepSystems::Report): events, observers and
+    /// [`Contacts`].
+    pub report_time: Duration,
+}

@@ -1,0 +1,395 @@
+//! Each collider's motion in this tick: where it starts (new and teleported colliders), the
+//! velocities, and the gather of every collider's path in world space.
+
+use super::SweepSettings;
+use super::broad::inflate;
+use super::components::{
+    AngularVelocity, Collider, CollisionLayers, MISSING_TRANSFORM, SweptPath, Teleport, Velocity,
+    world_plane, world_plane_from,
+};
+use super::contacts::{Contacts, SkippedColliders, SweepStats};
+use super::state::{Body, Colliders, Tick};
+use crate::broad::usable as usable_bounds;
+use crate::narrow::{Shape, ShapePath};
+use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::prelude::*;
+use bevy::math::{Affine2, Vec2, bounding::Aabb2d};
+use bevy::platform::time::Instant;
+use bevy::tasks::ComputeTaskPool;
+use bevy::time::Time;
+use bevy::transform::components::Transform;
+use bevy::utils::Parallel;
+
+/// Marks a resting collider: still for two ticks and unchanged, kept in the broad phase
+/// without being swept again (see [`Colliders`]). The gather visits such colliders only when
+/// something they depend on changes.
+#[derive(Component)]
+#[component(storage = "SparseSet")]
+pub(crate) struct Resting;
+
+/// Where this tick's motion starts for new and teleported colliders: where they are now.
+pub(crate) fn prepare(
+    mut commands: Commands,
+    mut tick: ResMut<Tick>,
+    mut colliders: Query<
+        (Entity, Ref<Collider>, &mut SweptPath, Has<Teleport>),
+        Or<(Without<Resting>, With<Teleport>, Added<Collider>)>,
+    >,
+    transforms: Query<(&Transform, Option<&ChildOf>)>,
+) {
+    tick.started = Some(Instant::now());
+    for (entity, collider, mut swept, teleport) in &mut colliders {
+        if teleport {
+            commands.entity(entity).try_remove::<Teleport>();
+        }
+        // New, re-inserted (the entity may have moved while it had no collider) or
+        // teleported: start from here.
+        if swept.previous.is_none() || teleport || collider.is_added() {
+            let world = world_plane(entity, &transforms).ok();
+            swept.previous = world.map(|w| collider.shape_in(&w)).filter(usable);
+            swept.previous_world = world.map(Into::into);
+            swept.fresh = true;
+        }
+    }
+}
+
+/// Moves transforms by their velocities over the tick. Non-finite velocities are left out
+/// (the collider is then reported in [`SkippedColliders`]).
+pub(crate) fn integrate(
+    time: Res<Time>,
+    mut movers: Query<
+        (&mut Transform, Option<&Velocity>, Option<&AngularVelocity>),
+        Or<(With<Velocity>, With<AngularVelocity>)>,
+    >,
+) {
+    let dt = time.delta_secs();
+    for (mut transform, velocity, angular) in &mut movers {
+        if let Some(&Velocity(v)) = velocity
+            && v.is_finite()
+            && v != Vec2::ZERO
+        {
+            transform.translation += (v * dt).extend(0.0);
+        }
+        if let Some(&AngularVelocity(w)) = angular
+            && w.is_finite()
+            && w != 0.0
+        {
+            transform.rotate_z(w * dt);
+        }
+    }
+}
+
+/// Why a collider cannot be swept this tick, if it cannot.
+fn problem(
+    collider: &Collider,
+    world: Result<Affine2, &'static str>,
+    velocity: Option<&Velocity>,
+    angular: Option<&AngularVelocity>,
+) -> Result<Shape, &'static str> {
+    if let Some(reason) = collider.problem() {
+        return Err(reason);
+    }
+    if velocity.is_some_and(|v| !v.0.is_finite()) {
+        return Err("Velocity is not finite");
+    }
+    if angular.is_some_and(|w| !w.0.is_finite()) {
+        return Err("AngularVelocity is not finite");
+    }
+    let shape = collider.shape_in(&world?);
+    if usable(&shape) {
+        Ok(shape)
+    } else {
+        Err("its world-space shape is degenerate or not finite (check the scale)")
+    }
+}
+
+/// `true` if the shape can be swept: [valid](Shape::is_valid), and a segment's ends apart.
+fn usable(shape: &Shape) -> bool {
+    shape.is_valid() && !matches!(*shape, Shape::Segment(a, b) if a == b)
+}
+
+/// `true` if the path does not move.
+fn is_still(path: &ShapePath) -> bool {
+    match *path {
+        ShapePath::Point(p) => p[0] == p[1],
+        ShapePath::Segment { a, b } => a[0] == a[1] && b[0] == b[1],
+        ShapePath::Circle { center, .. } | ShapePath::Aabb { center, .. } => center[0] == center[1],
+    }
+}
+
+/// What the gather finds, per thread.
+#[derive(Default)]
+pub(crate) struct Gathered {
+    /// The colliders swept this tick, and their swept bounds.
+    bodies: Vec<Body>,
+    bounds: Vec<Aabb2d>,
+    /// Colliders that cannot be swept, and why; and those that can again.
+    skipped: Vec<(Entity, &'static str)>,
+    usable_again: Vec<Entity>,
+    /// Colliders that start resting, and resting ones that stop.
+    start_resting: Vec<Entity>,
+    stop_resting: Vec<Entity>,
+}
+
+/// The gather's query: every collider and what its motion depends on.
+type ColliderData = (
+    Entity,
+    Ref<'static, Collider>,
+    &'static mut SweptPath,
+    Ref<'static, CollisionLayers>,
+    Option<&'static Velocity>,
+    Option<&'static AngularVelocity>,
+    Option<(Ref<'static, Transform>, Option<&'static ChildOf>)>,
+);
+
+/// A resting collider something it depends on changed for: its transform (or whether it has
+/// one), its shape, its layers, its parent, or its motion restarting (teleported).
+type Woken = (
+    With<Resting>,
+    Or<(
+        Changed<Transform>,
+        Without<Transform>,
+        Changed<Collider>,
+        Changed<CollisionLayers>,
+        Changed<SweptPath>,
+        Added<ChildOf>,
+    )>,
+);
+
+/// Collects every collider's motion in this tick, on every core when allowed: the resting
+/// ones stay where they are in the broad phase (only those whose transform, shape or layers
+/// changed are visited), the others are swept.
+pub(crate) fn gather(
+    mut commands: Commands,
+    time: Res<Time>,
+    settings: Res<SweepSettings>,
+    mut tick: ResMut<Tick>,
+    mut colliders: ResMut<Colliders>,
+    mut skipped: ResMut<SkippedColliders>,
+    mut contacts: ResMut<Contacts>,
+    mut stats: ResMut<SweepStats>,
+    mut queries: ParamSet<(
+        Query<ColliderData, Without<Resting>>,
+        Query<ColliderData, Woken>,
+        Query<(Entity, &SweptPath, &CollisionLayers), With<Collider>>,
+    )>,
+    resting: Query<
+        (),
+        (
+            With<Resting>,
+            With<Collider>,
+            With<SweptPath>,
+            With<CollisionLayers>,
+        ),
+    >,
+    transforms: Query<(&Transform, Option<&ChildOf>)>,
+    mut gathered: Local<Parallel<Gathered>>,
+) {
+    let began = Instant::now();
+    let prepare_time = tick.started.map(|t| began - t).unwrap_or_default();
+    tick.number += 1;
+    tick.duration = time.delta_secs();
+    let number = tick.number;
+    for local in gathered.iter_mut() {
+        local.bodies.clear();
+        local.bounds.clear();
+        local.skipped.clear();
+        local.usable_again.clear();
+        local.start_resting.clear();
+        local.stop_resting.clear();
+    }
+    // Resting colliders gone since the last tick (despawned, or no longer colliders).
+    let gone = resting.iter().len() != colliders.resting.len();
+    let reasons = &skipped.reasons;
+    {
+        let mut woken = queries.p1();
+        let mut local = gathered.borrow_local_mut();
+        for item in &mut woken {
+            gather_one(item, number, &transforms, reasons, &mut local);
+        }
+    }
+    let threads = ComputeTaskPool::try_get().map_or(1, |pool| pool.thread_num());
+    let mut moving = queries.p0();
+    if settings.parallel && threads > 1 {
+        moving.par_iter_mut().for_each_init(
+            || gathered.borrow_local_mut(),
+            |local, item| gather_one(item, number, &transforms, reasons, local),
+        );
+    } else {
+        let mut local = gathered.borrow_local_mut();
+        for item in &mut moving {
+            gather_one(item, number, &transforms, reasons, &mut local);
+        }
+    }
+
+    // Join the threads' findings (their order does not matter: pairs are found by place,
+    // and events come out sorted).
+    let colliders = &mut *colliders;
+    colliders.moving.clear();
+    let mut changed = gone;
+    for local in gathered.iter_mut() {
+        colliders.moving.bodies.append(&mut local.bodies);
+        colliders.moving.bounds.append(&mut local.bounds);
+        for &(entity, reason) in &local.skipped {
+            skipped.record(entity, reason);
+        }
+        for &entity in &local.usable_again {
+            skipped.usable_again(entity);
+        }
+        for &entity in &local.start_resting {
+            commands.entity(entity).insert(Resting);
+        }
+        for &entity in &local.stop_resting {
+            commands.entity(entity).try_remove::<Resting>();
+        }
+        changed |= !local.start_resting.is_empty() || !local.stop_resting.is_empty();
+    }
+    let all = queries.p2();
+    skipped.reasons.retain(|&e, _| all.contains(e));
+    // A collider started or stopped resting, or a resting one is gone: rebuild the resting
+    // group, and bring back the contacts of those that left it.
+    if changed {
+        rest(colliders, &mut contacts, &all, settings.broad_phase);
+    }
+    *stats = SweepStats {
+        colliders: colliders.moving.len() + colliders.resting.len(),
+        resting: colliders.resting.len(),
+        skipped: skipped.len(),
+        prepare_time,
+        gather_time: began.elapsed(),
+        ..SweepStats::default()
+    };
+}
+
+/// One collider's motion: stays resting, or is swept (into `local`).
+#[inline(always)]
+fn gather_one(
+    (entity, collider, swept, layers, velocity, angular, transform): (
+        Entity,
+        Ref<Collider>,
+        Mut<SweptPath>,
+        Ref<CollisionLayers>,
+        Option<&Velocity>,
+        Option<&AngularVelocity>,
+        Option<(Ref<Transform>, Option<&ChildOf>)>,
+    ),
+    tick: u64,
+    transforms: &Query<(&Transform, Option<&ChildOf>)>,
+    skipped: &bevy::platform::collections::HashMap<Entity, &'static str>,
+    local: &mut Gathered,
+) {
+    // Nothing it depends on changed since the last tick: a root collider (a parent's motion
+    // would not show in its own transform) whose transform, shape and layers are as they
+    // were, and whose motion continues.
+    let unchanged = !collider.is_changed()
+        && !layers.is_changed()
+        && !swept.fresh
+        && transform
+            .as_ref()
+            .is_some_and(|(t, parent)| !t.is_changed() && parent.is_none());
+    let was_resting = swept.resting;
+    let world = transform
+        .as_ref()
+        .map_or(Err(MISSING_TRANSFORM), |(t, parent)| {
+            world_plane_from(t, *parent, transforms)
+        });
+    let motion = problem(&collider, world, velocity, angular).and_then(|end| {
+        // The start: where it was (a usable shape: `previous` is only ever set to one); if its
+        // kind of shape changed since, the new shape where it was.
+        let continued = swept
+            .previous
+            .and_then(|previous| ShapePath::between(previous, end));
+        let continues = continued.is_some() && !swept.fresh;
+        let path = continued
+            .or_else(|| {
+                let start = collider.shape_in(&swept.previous_world?.into());
+                ShapePath::between(start, end).filter(ShapePath::is_valid)
+            })
+            .unwrap_or_else(|| ShapePath::still(end));
+        let bounds = inflate(path.swept_bounds());
+        if usable_bounds(&bounds) {
+            Ok((end, path, bounds, continues))
+        } else {
+            Err("its swept bounds overflow (coordinates too close to f32::MAX)")
+        }
+    });
+    let swept = swept.into_inner();
+    let (end, path, bounds, continues) = match motion {
+        Ok(motion) => motion,
+        Err(reason) => {
+            local.skipped.push((entity, reason));
+            swept.path = None;
+            swept.resting = false;
+            swept.fresh = false;
+            swept.restart();
+            if was_resting {
+                local.stop_resting.push(entity);
+            }
+            return;
+        }
+    };
+    if skipped.contains_key(&entity) {
+        local.usable_again.push(entity);
+    }
+    swept.still_for = if is_still(&path) {
+        (swept.still_for + 1).min(2)
+    } else {
+        0
+    };
+    // Still this tick and the last (so every pair with it was tested while it stood still,
+    // and its contacts settled), and unchanged now: it rests from here.
+    swept.resting = swept.still_for == 2 && unchanged;
+    match (was_resting, swept.resting) {
+        (false, true) => local.start_resting.push(entity),
+        (true, false) => local.stop_resting.push(entity),
+        _ => {}
+    }
+    swept.path = Some(path);
+    swept.tick = tick;
+    swept.fresh = false;
+    swept.previous = Some(end);
+    swept.previous_world = world.ok().map(Into::into);
+    if !swept.resting {
+        local.bodies.push(Body {
+            entity,
+            path,
+            layers: *layers,
+            continues,
+        });
+        local.bounds.push(bounds);
+    }
+}
+
+/// Rebuilds the resting group from the colliders that rest now, and wakes the contacts of
+/// those that stopped resting.
+fn rest(
+    colliders: &mut Colliders,
+    contacts: &mut Contacts,
+    all: &Query<(Entity, &SweptPath, &CollisionLayers), With<Collider>>,
+    method: crate::broad::BroadPhaseMethod,
+) {
+    let resting = &mut colliders.resting;
+    resting.clear();
+    let mut entities = EntityHashSet::default();
+    for (entity, swept, layers) in all {
+        if let (true, Some(path)) = (swept.resting, swept.path) {
+            resting.bodies.push(Body {
+                entity,
+                path,
+                layers: *layers,
+                continues: true,
+            });
+            resting.bounds.push(inflate(path.swept_bounds()));
+            entities.insert(entity);
+        }
+    }
+    resting.sort_and_build(method);
+    let woken: EntityHashSet = colliders
+        .resting_entities
+        .iter()
+        .filter(|e| !entities.contains(*e))
+        .copied()
+        .collect();
+    contacts.wake(&woken);
+    colliders.resting_entities = entities;
+}
