@@ -111,10 +111,13 @@ impl<'a> IntoIterator for &'a Intervals {
 ///   coordinates relative to each other, rounded once to `f32`), so the end of one step and
 ///   the start of the next agree.
 /// - Inside the step, times are accurate to a few `f32` ulps within the domain documented on
-///   [`sweep_point_segment`]. Contacts that only graze (a tangency, a point sliding along a
-///   segment) are decided within rounding: they may be reported as an instant or missed by
-///   a rounding-sized margin, and a point that slides along a segment's own line and leaves
-///   it mid-step is reported as an instant contact where it started sliding.
+///   [`sweep_point_segment`], or to the time the contact point takes to move a few ulps of
+///   the coordinates, whichever is longer: some solvers round points they derive (a box's
+///   corners, paths relative to each other) to `f32`, which matters where the shapes meet
+///   slowly. Contacts that only graze (a tangency, a point sliding along a segment) are
+///   decided within rounding: they may be reported as an instant or missed by a
+///   rounding-sized margin, and a point that slides along a segment's own line and leaves it
+///   mid-step is reported as an instant contact where it started sliding.
 ///
 /// Invalid paths (see [`ShapePath::is_valid`]) give no contact.
 ///
@@ -445,11 +448,15 @@ fn assemble(
     }
     // A stretch between two moments touches throughout or not at all, and contact cannot
     // begin inside it, so a touching stretch has a touching moment at one end: the midpoint
-    // test (which allows rounding) only confirms a stretch next to a touching moment.
+    // test (which allows rounding) only confirms a stretch next to a touching moment. A
+    // stretch next to the start or the end of the step, which the exact tests found apart,
+    // cannot touch (its closure would hold that end): there the midpoint test's rounding
+    // allowance found a near miss (a contact that ends a few `1e-5` before the step does).
     let mut gap = [false; 17];
     for (i, slot) in gap.iter_mut().enumerate().take(count - 1) {
         let (t, next) = (time(i), time(i + 1));
-        *slot = (at[i] || at[i + 1]) && in_between(t + 0.5 * (next - t));
+        let ends_apart = (i == 0 && !touching_at_start) || (i + 2 == count && !touching_at_end);
+        *slot = !ends_apart && (at[i] || at[i + 1]) && in_between(t + 0.5 * (next - t));
     }
     let mut out = Intervals::default();
     let mut open: Option<f32> = None;
