@@ -8,5 +8,8 @@ mod lifecycle;
 mod oracle;
 mod pairs;
 mod query;
+mod resting;
+#[path = "../support/rules.rs"]
+mod rules;
 mod translating;
 mod worlds;

@@ -3,26 +3,12 @@
 //! around 3,000 (where a translating segment is rigid only up to a rounding of `1e-4`), and
 //! pairs placed to touch exactly at the start or the end of the tick.
 
-use super::oracle::{Path, contact_intervals as exact};
+use super::oracle::contact_intervals as exact;
+use super::rules::to_oracle;
 use bevy::prelude::*;
 use bevy_sweep::narrow::{ShapePath, contact_intervals};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-fn to_oracle(path: &ShapePath) -> Path {
-    match *path {
-        ShapePath::Point(p) => Path::Point(p),
-        ShapePath::Segment { a, b } => Path::Segment { a, b },
-        ShapePath::Circle { center, radius } => Path::Circle { center, radius },
-        ShapePath::Aabb {
-            center,
-            half_extents,
-        } => Path::Aabb {
-            center,
-            half_extents,
-        },
-    }
-}
 
 /// A segment of half length `half` at `angle` around a centre moving `from → to`, built as the
 /// plugin builds it: its rotated offsets plus the translation, rounded to `f32` at each end.

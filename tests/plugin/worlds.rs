@@ -2,69 +2,14 @@
 //! built from the exact oracle (every pair, no broad phase, its own event rules).
 
 use super::harness::*;
-use super::oracle::{Path, contact_intervals};
+use super::oracle::contact_intervals;
+use super::rules::{expected_events, to_oracle};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_sweep::narrow::ShapePath;
 use bevy_sweep::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-fn to_oracle(path: &ShapePath) -> Path {
-    match *path {
-        ShapePath::Point(p) => Path::Point(p),
-        ShapePath::Segment { a, b } => Path::Segment { a, b },
-        ShapePath::Circle { center, radius } => Path::Circle { center, radius },
-        ShapePath::Aabb {
-            center,
-            half_extents,
-        } => Path::Aabb {
-            center,
-            half_extents,
-        },
-    }
-}
-
-/// The documented event rules, applied to one pair's exact contact intervals in one tick.
-/// `touching` is whether the pair was in a reported contact at the end of the last tick;
-/// `crossed_at_end` whether an instant contact was reported exactly at its end.
-fn expected_events(
-    intervals: &[[f64; 2]],
-    touching: &mut bool,
-    crossed_at_end: &mut bool,
-) -> Vec<(CollisionKind, f64)> {
-    let mut out = Vec::new();
-    let from_start = intervals.first().filter(|i| i[0] == 0.0);
-    if *touching && from_start.is_none() {
-        out.push((CollisionKind::Ended, 0.0));
-        *touching = false;
-    }
-    let was_crossed = core::mem::take(crossed_at_end);
-    for (k, &[s, e]) in intervals.iter().enumerate() {
-        let continued = k == 0 && s == 0.0 && (*touching || was_crossed);
-        if continued {
-            if was_crossed && e > 0.0 {
-                out.push((CollisionKind::Started, 0.0));
-                *touching = true;
-            }
-            if *touching && e < 1.0 {
-                out.push((CollisionKind::Ended, e));
-                *touching = false;
-            }
-        } else if s == e {
-            out.push((CollisionKind::Crossed, s));
-            *crossed_at_end = s == 1.0;
-        } else {
-            out.push((CollisionKind::Started, s));
-            *touching = true;
-            if e < 1.0 {
-                out.push((CollisionKind::Ended, e));
-                *touching = false;
-            }
-        }
-    }
-    out
-}
 
 fn random_world(app: &mut App, rng: &mut ChaCha8Rng) -> Vec<Entity> {
     let count = rng.random_range(4..=10);

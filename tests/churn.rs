@@ -1,0 +1,451 @@
+//! Churn soak: colliders of every kind spawned, despawned, teleported, re-layered, reshaped,
+//! started and stopped every tick (so that many come to rest and wake again), each tick held
+//! to the exact oracle (every contact and no other, each `Started`, `Ended` and `Crossed` at
+//! its exact time), and the whole stream of events identical with 1, 2 and 4 compute threads.
+//!
+//! `cargo test --test churn` runs the size CI runs (1,200 colliders, 100 ticks). The full
+//! soak, 10,000 colliders for 2,000 ticks (about half an hour on two cores):
+//!
+//! ```sh
+//! CHURN_COLLIDERS=10000 CHURN_TICKS=2000 cargo test --release --test churn
+//! ```
+//!
+//! A test binary of its own without the test harness (`harness = false`): each run needs a
+//! compute pool of a chosen size, and Bevy's pool is global to the process, so this runs the
+//! scene itself with 4 threads and checks it against the oracle, then runs itself again with
+//! 1 and 2 threads (`CHURN_THREADS`) and compares their streams with its own.
+
+#[path = "plugin/oracle.rs"]
+#[allow(
+    dead_code,
+    unused_imports,
+    reason = "the oracle serves other tests too, and its own tests are compiled here, not run"
+)]
+mod oracle;
+#[path = "support/rules.rs"]
+mod rules;
+
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
+use bevy::platform::collections::HashMap;
+use bevy::prelude::*;
+use bevy::tasks::ComputeTaskPool;
+use bevy::time::TimeUpdateStrategy;
+use bevy_sweep::narrow::ShapePath;
+use bevy_sweep::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rules::{expected_events, to_oracle};
+use std::fmt::Write as _;
+use std::hash::{DefaultHasher, Hasher};
+
+/// The size of the run, from the environment.
+#[derive(Clone, Copy, Debug)]
+struct Size {
+    colliders: usize,
+    ticks: usize,
+}
+
+impl Size {
+    fn from_env() -> Self {
+        let read = |name: &str, default: usize| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.replace('_', "").parse().ok())
+                .unwrap_or(default)
+        };
+        Self {
+            colliders: read("CHURN_COLLIDERS", 1_200),
+            ticks: read("CHURN_TICKS", 100),
+        }
+    }
+}
+
+/// Every message of the last tick.
+#[derive(Resource, Default)]
+struct Recorded(Vec<CollisionEvent>);
+
+/// A headless app whose compute pool has exactly `threads` threads.
+fn app(threads: usize) -> App {
+    let exactly = |n: usize| TaskPoolThreadAssignmentPolicy {
+        min_threads: n,
+        max_threads: n,
+        percent: 1.0,
+        on_thread_spawn: None,
+        on_thread_destroy: None,
+    };
+    let task_pool_options = TaskPoolOptions {
+        min_total_threads: threads + 2,
+        max_total_threads: threads + 2,
+        io: exactly(1),
+        async_compute: exactly(1),
+        compute: exactly(threads),
+    };
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins.set(TaskPoolPlugin { task_pool_options }),
+        SweepPlugin::default(),
+    ))
+    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+    .init_resource::<Recorded>()
+    .add_systems(
+        FixedPostUpdate,
+        (|mut reader: MessageReader<CollisionEvent>, mut recorded: ResMut<Recorded>| {
+            recorded.0.extend(reader.read().copied());
+        })
+        .after(SweepSystems::Report),
+    );
+    app.update();
+    app
+}
+
+/// The scene and its churn, from one seed.
+struct Scene {
+    rng: ChaCha8Rng,
+    /// Half the side of the arena.
+    half: f32,
+    alive: Vec<Entity>,
+}
+
+/// The layer sets a collider is given: everything, two groups that meet each other but not
+/// themselves, and nothing.
+const LAYERS: [CollisionLayers; 4] = [
+    CollisionLayers::ALL,
+    CollisionLayers::new(1, 2),
+    CollisionLayers::new(2, 1),
+    CollisionLayers::NONE,
+];
+
+impl Scene {
+    fn new(size: Size) -> Self {
+        Self {
+            rng: ChaCha8Rng::seed_from_u64(0xc4_0a2e),
+            // 100 square units per collider: a crowded arena, where many pairs meet.
+            half: (size.colliders as f32 * 100.0).sqrt() / 2.0,
+            alive: Vec::new(),
+        }
+    }
+
+    fn place(&mut self) -> Vec2 {
+        let h = self.half;
+        Vec2::new(self.rng.random_range(-h..h), self.rng.random_range(-h..h))
+    }
+
+    fn collider(&mut self) -> Collider {
+        let r = &mut self.rng;
+        match r.random_range(0..4) {
+            0 => Collider::point(),
+            1 => Collider::segment(
+                Vec2::new(r.random_range(-4.0..-0.5), r.random_range(-2.0..2.0)),
+                Vec2::new(r.random_range(0.5..4.0), r.random_range(-2.0..2.0)),
+            ),
+            2 => Collider::circle(r.random_range(0.3..2.5)),
+            _ => Collider::aabb(Vec2::new(
+                r.random_range(0.3..2.5),
+                r.random_range(0.3..2.5),
+            )),
+        }
+    }
+
+    /// A velocity of up to 640 units per second (10 per tick), or none (a third of them).
+    fn velocity(&mut self) -> Option<Velocity> {
+        let r = &mut self.rng;
+        r.random_bool(2.0 / 3.0).then(|| {
+            Velocity(
+                Vec2::from_angle(r.random_range(0.0..core::f32::consts::TAU))
+                    * r.random_range(5.0..640.0),
+            )
+        })
+    }
+
+    fn spawn(&mut self, world: &mut World) {
+        let (collider, place) = (self.collider(), self.place());
+        let layers = LAYERS[self.rng.random_range(0..3)];
+        let mut entity = world.spawn((
+            collider,
+            Transform::from_translation(place.extend(0.0)),
+            layers,
+        ));
+        if let Some(v) = self.velocity() {
+            entity.insert(v);
+        }
+        if matches!(collider, Collider::Segment { .. }) && self.rng.random_bool(0.5) {
+            entity.insert(AngularVelocity(self.rng.random_range(-4.0..4.0)));
+        }
+        self.alive.push(entity.id());
+    }
+
+    /// A random living collider.
+    fn pick(&mut self) -> Option<Entity> {
+        (!self.alive.is_empty()).then(|| self.alive[self.rng.random_range(0..self.alive.len())])
+    }
+
+    /// One tick's churn, about half a percent of the colliders for each kind of change; and
+    /// colliders leaving the arena wrap round (teleported).
+    fn churn(&mut self, world: &mut World, colliders: usize) {
+        let count = (colliders / 200).max(1);
+        for _ in 0..count {
+            if let Some(e) = self.pick() {
+                world.despawn(e);
+                self.alive.retain(|&a| a != e);
+            }
+            self.spawn(world);
+            if let Some(e) = self.pick() {
+                let place = self.place();
+                world
+                    .entity_mut(e)
+                    .insert((Transform::from_translation(place.extend(0.0)), Teleport));
+            }
+            if let Some(e) = self.pick() {
+                let layers = LAYERS[self.rng.random_range(0..4)];
+                world.entity_mut(e).insert(layers);
+            }
+            if let Some(e) = self.pick() {
+                // Start or stop: a stopped collider comes to rest two ticks later.
+                if world.get::<Velocity>(e).is_some() {
+                    world.entity_mut(e).remove::<(Velocity, AngularVelocity)>();
+                } else if let Some(v) = self.velocity() {
+                    world.entity_mut(e).insert(v);
+                }
+            }
+            if self.rng.random_bool(0.5)
+                && let Some(e) = self.pick()
+            {
+                let collider = self.collider();
+                world.entity_mut(e).insert(collider);
+            }
+        }
+        let h = self.half;
+        for &e in &self.alive {
+            let p = world
+                .get::<Transform>(e)
+                .map_or(Vec2::ZERO, |t| t.translation.truncate());
+            if p.x.abs() > h || p.y.abs() > h {
+                let wrapped = Vec2::new(
+                    (p.x + h).rem_euclid(2.0 * h) - h,
+                    (p.y + h).rem_euclid(2.0 * h) - h,
+                );
+                world
+                    .entity_mut(e)
+                    .insert((Transform::from_translation(wrapped.extend(0.0)), Teleport));
+            }
+        }
+    }
+}
+
+/// What the oracle check counted.
+#[derive(Default, Debug)]
+struct Check {
+    pairs: usize,
+    events: usize,
+    missed: usize,
+    extra: usize,
+    resting: usize,
+    first_failure: Option<String>,
+}
+
+/// The documented contact state of each pair: touching, and crossed at the very end.
+type States = HashMap<(Entity, Entity), (bool, bool)>;
+
+/// Holds one tick's events to the oracle: every pair whose swept bounds meet (the only ones
+/// that can touch), and every pair in contact at the end of the last tick.
+fn check_tick(
+    world: &mut World,
+    tick: usize,
+    events: &[CollisionEvent],
+    states: &mut States,
+    check: &mut Check,
+) {
+    let mut colliders: Vec<(Entity, ShapePath, CollisionLayers)> = world
+        .query::<(Entity, &SweptPath, &CollisionLayers)>()
+        .iter(world)
+        .filter_map(|(e, s, l)| Some((e, s.path?, *l)))
+        .collect();
+    colliders.sort_by_key(|c| c.0);
+    let index: HashMap<Entity, usize> = colliders
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.0, i))
+        .collect();
+    // Pairs whose swept bounds meet: sort and sweep on x (independent of the plugin's).
+    let bounds: Vec<_> = colliders.iter().map(|c| c.1.swept_bounds()).collect();
+    let mut order: Vec<usize> = (0..colliders.len()).collect();
+    order.sort_by(|&i, &j| bounds[i].min.x.total_cmp(&bounds[j].min.x));
+    let mut keys: Vec<(Entity, Entity)> = Vec::new();
+    for (k, &i) in order.iter().enumerate() {
+        for &j in &order[k + 1..] {
+            if bounds[j].min.x > bounds[i].max.x {
+                break;
+            }
+            if bounds[j].min.y <= bounds[i].max.y && bounds[i].min.y <= bounds[j].max.y {
+                let (a, b) = (colliders[i].0, colliders[j].0);
+                keys.push((a.min(b), a.max(b)));
+            }
+        }
+    }
+    // And every pair the last tick left in contact (or crossing at its end).
+    keys.extend(states.iter().filter(|(_, s)| s.0 || s.1).map(|(k, _)| *k));
+    keys.sort();
+    keys.dedup();
+    let mut got: HashMap<(Entity, Entity), Vec<&CollisionEvent>> = HashMap::default();
+    for e in events {
+        got.entry((e.entity.min(e.other), e.entity.max(e.other)))
+            .or_default()
+            .push(e);
+    }
+    // Times are accurate to a few `f32` ulps, or to the time the contact point takes to move
+    // a few ulps of the coordinates where the shapes meet slowly (see `contact_intervals`).
+    let tick_seconds = world.resource::<Time<Fixed>>().timestep().as_secs_f32();
+    let tolerance = |e: &CollisionEvent, scale: f32| {
+        let motion = e.relative_velocity.length() * tick_seconds;
+        1e-5f64.max(f64::from(8.0 * f32::EPSILON * scale / motion))
+    };
+    for key in keys {
+        let exact = match (index.get(&key.0), index.get(&key.1)) {
+            (Some(&i), Some(&j)) if colliders[i].2.interacts_with(&colliders[j].2) => {
+                oracle::contact_intervals(&to_oracle(&colliders[i].1), &to_oracle(&colliders[j].1))
+            }
+            // Gone, or no longer interacting: no contact in this tick.
+            _ => Vec::new(),
+        };
+        let (touching, crossed) = states.entry(key).or_default();
+        let expected = expected_events(&exact, touching, crossed);
+        let reported = got.remove(&key).unwrap_or_default();
+        check.pairs += 1;
+        check.events += expected.len();
+        let scale = [key.0, key.1]
+            .iter()
+            .filter_map(|e| index.get(e))
+            .map(|&i| {
+                let b = colliders[i].1.swept_bounds();
+                b.min.abs().max(b.max.abs()).max_element()
+            })
+            .fold(1.0f32, f32::max);
+        let matches = reported.len() == expected.len()
+            && reported.iter().zip(&expected).all(|(g, x)| {
+                g.kind == x.0 && (f64::from(g.time_of_impact) - x.1).abs() <= tolerance(g, scale)
+            });
+        if !matches {
+            check.missed += expected.len().saturating_sub(reported.len()).max(1);
+            check.first_failure.get_or_insert_with(|| {
+                let path = |e: Entity| index.get(&e).map(|&i| colliders[i].1);
+                let reported: Vec<_> =
+                    reported.iter().map(|e| (e.kind, e.time_of_impact)).collect();
+                format!(
+                    "tick {tick}, pair {key:?}: exact {exact:?}\n  expected {expected:?}\n  reported {reported:?}\n  paths {:?} / {:?}",
+                    path(key.0),
+                    path(key.1)
+                )
+            });
+        }
+    }
+    // Events for pairs that cannot have touched.
+    for (key, reported) in got {
+        let reported: Vec<_> = reported
+            .iter()
+            .map(|e| (e.kind, e.time_of_impact))
+            .collect();
+        check.extra += reported.len();
+        check
+            .first_failure
+            .get_or_insert_with(|| format!("tick {tick}: extra events {key:?} {reported:?}"));
+    }
+    states.retain(|_, s| s.0 || s.1);
+    check.resting += world.resource::<SweepStats>().resting;
+}
+
+/// Runs the scene with `threads` compute threads; returns a digest of every event of every
+/// tick, and checks each tick against the oracle if asked.
+fn run(size: Size, threads: usize, mut check: Option<&mut Check>) -> u64 {
+    let mut app = app(threads);
+    assert_eq!(
+        ComputeTaskPool::get().thread_num(),
+        threads,
+        "the compute pool's size"
+    );
+    let mut scene = Scene::new(size);
+    for _ in 0..size.colliders {
+        scene.spawn(app.world_mut());
+    }
+    let (mut digest, mut line) = (DefaultHasher::new(), String::new());
+    let mut states = States::default();
+    for tick in 0..size.ticks {
+        if tick > 0 {
+            scene.churn(app.world_mut(), size.colliders);
+        }
+        app.update();
+        let events = core::mem::take(&mut app.world_mut().resource_mut::<Recorded>().0);
+        for e in &events {
+            line.clear();
+            // Rust prints the shortest decimal that round-trips: two floats print alike only
+            // if they are equal.
+            let _ = write!(line, "{tick} {e:?}");
+            digest.write(line.as_bytes());
+        }
+        if let Some(check) = check.as_deref_mut() {
+            check_tick(app.world_mut(), tick, &events, &mut states, check);
+        }
+    }
+    digest.finish()
+}
+
+#[expect(
+    clippy::print_stdout,
+    reason = "a test without the harness reports what it did"
+)]
+fn main() {
+    let size = Size::from_env();
+    if let Ok(threads) = std::env::var("CHURN_THREADS") {
+        let threads = threads.parse().expect("CHURN_THREADS is a number");
+        println!("digest {:016x}", run(size, threads, None));
+        return;
+    }
+    let mut check = Check::default();
+    let digest = run(size, 4, Some(&mut check));
+    println!(
+        "churn: {} colliders, {} ticks, 4 threads: {} pair-ticks held to the exact oracle, {} events, {} missed, {} extra; {} resting collider-ticks",
+        size.colliders,
+        size.ticks,
+        check.pairs,
+        check.events,
+        check.missed,
+        check.extra,
+        check.resting
+    );
+    assert!(
+        check.missed == 0 && check.extra == 0,
+        "the events differ from the exact oracle's:\n{}",
+        check.first_failure.unwrap_or_default()
+    );
+    assert!(
+        check.events > size.ticks * 10,
+        "the scene should be busy: {check:?}"
+    );
+    assert!(
+        check.resting > size.ticks * size.colliders / 20,
+        "colliders should come to rest: {check:?}"
+    );
+    for threads in [1, 2] {
+        let output = std::process::Command::new(std::env::current_exe().expect("this test's path"))
+            .env("CHURN_THREADS", threads.to_string())
+            .env("CHURN_COLLIDERS", size.colliders.to_string())
+            .env("CHURN_TICKS", size.ticks.to_string())
+            .output()
+            .expect("the test runs itself");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "the {threads}-thread run failed: {stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let theirs = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("digest "))
+            .and_then(|d| u64::from_str_radix(d, 16).ok())
+            .expect("the run prints its digest");
+        assert_eq!(
+            theirs, digest,
+            "the {threads}-thread run's events differ from the 4-thread run's"
+        );
+        println!("churn: the {threads}-thread run's events are the 4-thread run's");
+    }
+}
