@@ -401,7 +401,10 @@ fn bench_segment_circle(c: &mut Criterion) {
     group.finish();
 }
 
-/// Paths `[first endpoint, second endpoint, point]`, each `[position at 0, position at 1]`.
+/// Paths `[first endpoint, second endpoint, point]`, each `[position at 0, position at 1]`:
+/// `uniform` (every vertex anywhere in the unit square at both ends: the segment turns and
+/// stretches), `hits` (the point on the segment at a random time), `still` and
+/// `translating` segments.
 type SweepCase = [[Vec2; 2]; 3];
 
 fn bench_sweep_point_segment(c: &mut Criterion) {
@@ -432,9 +435,43 @@ fn bench_sweep_point_segment(c: &mut Criterion) {
             })
             .collect()
     };
+    // A segment that stands still, and one that translates without turning (each endpoint is
+    // its offset plus the translation, rounded to `f32` at each end as a transform rounds
+    // it), against a point moving through the same unit square: the most common segments of
+    // games, walls and sliding platforms.
+    let moving_point = |rng: &mut ChaCha8Rng| [point_in(rng, 1.0), point_in(rng, 1.0)];
+    let still: Vec<SweepCase> = {
+        let mut rng = rng(32);
+        (0..N)
+            .map(|_| {
+                let (a, b) = (point_in(&mut rng, 1.0), point_in(&mut rng, 1.0));
+                [[a, a], [b, b], moving_point(&mut rng)]
+            })
+            .collect()
+    };
+    let translating: Vec<SweepCase> = {
+        let mut rng = rng(33);
+        (0..N)
+            .map(|_| {
+                let (center, motion) = (point_in(&mut rng, 1.0), point_in(&mut rng, 0.5));
+                let offset = point_in(&mut rng, 0.5);
+                let end = center + motion;
+                [
+                    [center - offset, end - offset],
+                    [center + offset, end + offset],
+                    moving_point(&mut rng),
+                ]
+            })
+            .collect()
+    };
     let mut group = c.benchmark_group("sweep_point_segment");
     group.throughput(Throughput::Elements(N as u64));
-    for (name, cases) in [("uniform", &uniform), ("hits", &hits)] {
+    for (name, cases) in [
+        ("uniform", &uniform),
+        ("hits", &hits),
+        ("still", &still),
+        ("translating", &translating),
+    ] {
         group.bench_function(name, |b| {
             b.iter(|| {
                 for &[a, b, p] in cases {

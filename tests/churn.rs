@@ -22,19 +22,19 @@
     reason = "the oracle serves other tests too, and its own tests are compiled here, not run"
 )]
 mod oracle;
+#[path = "support/oracle_check.rs"]
+mod oracle_check;
 #[path = "support/rules.rs"]
 mod rules;
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
-use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use bevy::time::TimeUpdateStrategy;
-use bevy_sweep::narrow::ShapePath;
 use bevy_sweep::prelude::*;
+use oracle_check::{Check, States, check_tick};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rules::{expected_events, to_oracle};
 use std::fmt::Write as _;
 use std::hash::{DefaultHasher, Hasher};
 
@@ -230,127 +230,6 @@ impl Scene {
             }
         }
     }
-}
-
-/// What the oracle check counted.
-#[derive(Default, Debug)]
-struct Check {
-    pairs: usize,
-    events: usize,
-    missed: usize,
-    extra: usize,
-    resting: usize,
-    first_failure: Option<String>,
-}
-
-/// The documented contact state of each pair: touching, and crossed at the very end.
-type States = HashMap<(Entity, Entity), (bool, bool)>;
-
-/// Holds one tick's events to the oracle: every pair whose swept bounds meet (the only ones
-/// that can touch), and every pair in contact at the end of the last tick.
-fn check_tick(
-    world: &mut World,
-    tick: usize,
-    events: &[CollisionEvent],
-    states: &mut States,
-    check: &mut Check,
-) {
-    let mut colliders: Vec<(Entity, ShapePath, CollisionLayers)> = world
-        .query::<(Entity, &SweptPath, &CollisionLayers)>()
-        .iter(world)
-        .filter_map(|(e, s, l)| Some((e, s.path?, *l)))
-        .collect();
-    colliders.sort_by_key(|c| c.0);
-    let index: HashMap<Entity, usize> = colliders
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.0, i))
-        .collect();
-    // Pairs whose swept bounds meet: sort and sweep on x (independent of the plugin's).
-    let bounds: Vec<_> = colliders.iter().map(|c| c.1.swept_bounds()).collect();
-    let mut order: Vec<usize> = (0..colliders.len()).collect();
-    order.sort_by(|&i, &j| bounds[i].min.x.total_cmp(&bounds[j].min.x));
-    let mut keys: Vec<(Entity, Entity)> = Vec::new();
-    for (k, &i) in order.iter().enumerate() {
-        for &j in &order[k + 1..] {
-            if bounds[j].min.x > bounds[i].max.x {
-                break;
-            }
-            if bounds[j].min.y <= bounds[i].max.y && bounds[i].min.y <= bounds[j].max.y {
-                let (a, b) = (colliders[i].0, colliders[j].0);
-                keys.push((a.min(b), a.max(b)));
-            }
-        }
-    }
-    // And every pair the last tick left in contact (or crossing at its end).
-    keys.extend(states.iter().filter(|(_, s)| s.0 || s.1).map(|(k, _)| *k));
-    keys.sort();
-    keys.dedup();
-    let mut got: HashMap<(Entity, Entity), Vec<&CollisionEvent>> = HashMap::default();
-    for e in events {
-        got.entry((e.entity.min(e.other), e.entity.max(e.other)))
-            .or_default()
-            .push(e);
-    }
-    // Times are accurate to a few `f32` ulps, or to the time the contact point takes to move
-    // a few ulps of the coordinates where the shapes meet slowly (see `contact_intervals`).
-    let tick_seconds = world.resource::<Time<Fixed>>().timestep().as_secs_f32();
-    let tolerance = |e: &CollisionEvent, scale: f32| {
-        let motion = e.relative_velocity.length() * tick_seconds;
-        1e-5f64.max(f64::from(8.0 * f32::EPSILON * scale / motion))
-    };
-    for key in keys {
-        let exact = match (index.get(&key.0), index.get(&key.1)) {
-            (Some(&i), Some(&j)) if colliders[i].2.interacts_with(&colliders[j].2) => {
-                oracle::contact_intervals(&to_oracle(&colliders[i].1), &to_oracle(&colliders[j].1))
-            }
-            // Gone, or no longer interacting: no contact in this tick.
-            _ => Vec::new(),
-        };
-        let (touching, crossed) = states.entry(key).or_default();
-        let expected = expected_events(&exact, touching, crossed);
-        let reported = got.remove(&key).unwrap_or_default();
-        check.pairs += 1;
-        check.events += expected.len();
-        let scale = [key.0, key.1]
-            .iter()
-            .filter_map(|e| index.get(e))
-            .map(|&i| {
-                let b = colliders[i].1.swept_bounds();
-                b.min.abs().max(b.max.abs()).max_element()
-            })
-            .fold(1.0f32, f32::max);
-        let matches = reported.len() == expected.len()
-            && reported.iter().zip(&expected).all(|(g, x)| {
-                g.kind == x.0 && (f64::from(g.time_of_impact) - x.1).abs() <= tolerance(g, scale)
-            });
-        if !matches {
-            check.missed += expected.len().saturating_sub(reported.len()).max(1);
-            check.first_failure.get_or_insert_with(|| {
-                let path = |e: Entity| index.get(&e).map(|&i| colliders[i].1);
-                let reported: Vec<_> =
-                    reported.iter().map(|e| (e.kind, e.time_of_impact)).collect();
-                format!(
-                    "tick {tick}, pair {key:?}: exact {exact:?}\n  expected {expected:?}\n  reported {reported:?}\n  paths {:?} / {:?}",
-                    path(key.0),
-                    path(key.1)
-                )
-            });
-        }
-    }
-    // Events for pairs that cannot have touched.
-    for (key, reported) in got {
-        let reported: Vec<_> = reported
-            .iter()
-            .map(|e| (e.kind, e.time_of_impact))
-            .collect();
-        check.extra += reported.len();
-        check
-            .first_failure
-            .get_or_insert_with(|| format!("tick {tick}: extra events {key:?} {reported:?}"));
-    }
-    states.retain(|_, s| s.0 || s.1);
-    check.resting += world.resource::<SweepStats>().resting;
 }
 
 /// Runs the scene with `threads` compute threads; returns a digest of every event of every

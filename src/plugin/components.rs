@@ -115,6 +115,7 @@ impl Collider {
     }
 
     /// The shape in world space in the [plane part](plane_of) of its world transform.
+    #[inline]
     pub(crate) fn shape_in(&self, plane: &Affine2) -> Shape {
         let center = plane.translation;
         let (x, y) = (plane.matrix2.x_axis, plane.matrix2.y_axis);
@@ -299,6 +300,7 @@ pub(crate) fn plane_of(world: &Affine3A) -> Affine2 {
 
 /// [`plane_of`] `transform.compute_affine()`, computed with the same operations in the
 /// same order (so to the same bits) but without the third dimension.
+#[inline]
 pub(crate) fn plane_of_root(transform: &Transform) -> Affine2 {
     // `Mat3A::from_quat`'s first two columns, less their z, scaled as
     // `Affine3A::from_scale_rotation_translation` scales them.
@@ -313,6 +315,7 @@ pub(crate) fn plane_of_root(transform: &Transform) -> Affine2 {
 }
 
 /// [`plane_of_root`], if every part of the transform is finite.
+#[inline]
 fn root_plane(transform: &Transform) -> Result<Affine2, &'static str> {
     let plane = plane_of_root(transform);
     // A non-finite rotation, x or y scale or position shows in the plane; z in neither.
@@ -343,6 +346,7 @@ pub(crate) fn world_plane(
 
 /// [`world_plane`] of an entity whose own transform and parent are at hand. A root entity
 /// (the usual case) needs no 3D matrix.
+#[inline]
 pub(crate) fn world_plane_from(
     transform: &Transform,
     parent: Option<&ChildOf>,

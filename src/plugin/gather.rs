@@ -80,6 +80,7 @@ pub(crate) fn integrate(
 }
 
 /// Why a collider cannot be swept this tick, if it cannot.
+#[inline]
 fn problem(
     collider: &Collider,
     world: Result<Affine2, &'static str>,
@@ -210,22 +211,27 @@ pub(crate) fn gather(
     }
     let threads = ComputeTaskPool::try_get().map_or(1, |pool| pool.thread_num());
     let mut moving = queries.p0();
+    let colliders = &mut *colliders;
+    colliders.moving.clear();
     if settings.parallel && threads > 1 {
         moving.par_iter_mut().for_each_init(
             || gathered.borrow_local_mut(),
             |local, item| gather_one(item, number, &transforms, reasons, local),
         );
     } else {
+        // One thread: straight into the moving group.
         let mut local = gathered.borrow_local_mut();
+        core::mem::swap(&mut local.bodies, &mut colliders.moving.bodies);
+        core::mem::swap(&mut local.bounds, &mut colliders.moving.bounds);
         for item in &mut moving {
             gather_one(item, number, &transforms, reasons, &mut local);
         }
+        core::mem::swap(&mut local.bodies, &mut colliders.moving.bodies);
+        core::mem::swap(&mut local.bounds, &mut colliders.moving.bounds);
     }
 
     // Join the threads' findings (their order does not matter: pairs are found by place,
     // and events come out sorted).
-    let colliders = &mut *colliders;
-    colliders.moving.clear();
     let mut changed = gone;
     for local in gathered.iter_mut() {
         colliders.moving.bodies.append(&mut local.bodies);
@@ -328,7 +334,7 @@ fn gather_one(
             return;
         }
     };
-    if skipped.contains_key(&entity) {
+    if !skipped.is_empty() && skipped.contains_key(&entity) {
         local.usable_again.push(entity);
     }
     swept.still_for = if is_still(&path) {

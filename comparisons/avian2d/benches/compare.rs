@@ -22,7 +22,7 @@ fn settled(mut app: App) -> App {
 
 fn compare(c: &mut Criterion) {
     for n in [1_000, 10_000, 100_000] {
-        let scene = Scene::new(n, SEED);
+        let scene = Scene::mixed(n, SEED);
         let mut group = c.benchmark_group("compare");
         group
             .sample_size(10)

@@ -49,7 +49,7 @@ fn main() {
 }
 
 fn avian(n: usize, tick: usize, i: u32, j: u32) {
-    let scene = Scene::new(n, SEED);
+    let scene = Scene::mixed(n, SEED);
     println!("collider {i}: {:?}", scene.specs[i as usize]);
     println!("collider {j}: {:?}", scene.specs[j as usize]);
     let mut app = avian_app(&scene, AvianSetup::SweptCcd, true);
@@ -127,7 +127,7 @@ fn avian(n: usize, tick: usize, i: u32, j: u32) {
 }
 
 fn sweep(n: usize, ticks: usize) {
-    let scene = Scene::new(n, SEED);
+    let scene = Scene::mixed(n, SEED);
     let mut app = sweep_app(&scene);
     let mut previous = bevy::platform::collections::HashSet::new();
     for t in 0..SETTLE_TICKS + ticks {
@@ -256,7 +256,7 @@ fn corner(sensor: bool, ccd: Option<av::SweptCcd>) {
 }
 
 fn unconfirmed(n: usize, ticks: usize) {
-    let scene = Scene::new(n, SEED);
+    let scene = Scene::mixed(n, SEED);
     let mut app = avian_app(&scene, AvianSetup::SweptCcdNoSpeculation, true);
     for t in 0..SETTLE_TICKS + ticks {
         app.update();

@@ -22,8 +22,6 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::narrow::ShapePath;
 use bevy_sweep::prelude as bs;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 /// The fixed tick: 1/64 s (Bevy's default fixed timestep, set explicitly).
 pub const TICK_SECONDS: f64 = 1.0 / 64.0;
@@ -34,107 +32,14 @@ pub const AREA_PER_COLLIDER: f32 = 400.0;
 /// Radius of the circle that stands for a point in avian2d, which has no point collider.
 pub const AVIAN_POINT_RADIUS: f32 = 1.0e-3;
 
-/// What a collider is, in local space.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Kind {
-    /// A point.
-    Point,
-    /// A segment from `(-half_length, 0)` to `(half_length, 0)`.
-    Segment {
-        /// Half its length.
-        half_length: f32,
-    },
-    /// A disk.
-    Circle {
-        /// Its radius.
-        radius: f32,
-    },
-    /// An axis-aligned box (never rotates).
-    Box {
-        /// Half its size on each axis.
-        half_extents: Vec2,
-    },
-}
+#[path = "../../../benches/support/scenes.rs"]
+mod scenes;
 
-/// One collider of the scene: where it starts and how it moves.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Spec {
-    /// Its shape.
-    pub kind: Kind,
-    /// Where it starts (centre).
-    pub position: Vec2,
-    /// Its starting angle in radians (segments only; 0 for the others).
-    pub angle: f32,
-    /// World units per second.
-    pub velocity: Vec2,
-    /// Radians per second (segments only; 0 for the others, so boxes stay axis-aligned).
-    pub angular_velocity: f32,
-}
+pub use scenes::{Kind, MOVERS, Scene, Spec, TERRAIN};
 
-/// `N` colliders in a square arena `[-half, half]²`.
-#[derive(Clone, Debug)]
-pub struct Scene {
-    /// Half the side of the arena.
-    pub half: f32,
-    /// The colliders; the index is the collider's identity in both apps ([`Body`]).
-    pub specs: Vec<Spec>,
-}
-
-/// The seed every scene of the comparison is made from (mixed with `N`).
+/// The seed every scene of the comparison is made from (mixed with `N`; the tick bench uses
+/// it too).
 pub const SEED: u64 = 0x5eed_a1a2;
-
-impl Scene {
-    /// `count` colliders from `seed`: a quarter each of points, segments of length 8
-    /// (turning at up to 3 rad/s), circles of radius 1–3 and boxes of half size 1–3; speeds
-    /// from 640 to 1,920 units per second (10 to 30 units per tick) in random directions.
-    #[must_use]
-    pub fn new(count: usize, seed: u64) -> Self {
-        let half = (count as f32 * AREA_PER_COLLIDER).sqrt() / 2.0;
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ count as u64);
-        let specs = (0..count)
-            .map(|i| {
-                let position =
-                    Vec2::new(rng.random_range(-half..half), rng.random_range(-half..half));
-                let direction = rng.random_range(0.0..std::f32::consts::TAU);
-                let speed = rng.random_range(640.0..1920.0);
-                let velocity = Vec2::from_angle(direction) * speed;
-                let (kind, angle, angular_velocity) = match i % 4 {
-                    0 => (Kind::Point, 0.0, 0.0),
-                    1 => (
-                        Kind::Segment { half_length: 4.0 },
-                        rng.random_range(0.0..std::f32::consts::TAU),
-                        rng.random_range(-3.0..3.0),
-                    ),
-                    2 => (
-                        Kind::Circle {
-                            radius: rng.random_range(1.0..3.0),
-                        },
-                        0.0,
-                        0.0,
-                    ),
-                    _ => (
-                        Kind::Box {
-                            half_extents: Vec2::new(
-                                rng.random_range(1.0..3.0),
-                                rng.random_range(1.0..3.0),
-                            ),
-                        },
-                        0.0,
-                        0.0,
-                    ),
-                };
-                Spec {
-                    kind,
-                    position,
-                    angle,
-                    velocity,
-                    angular_velocity,
-                }
-            })
-            .collect();
-        Self { half, specs }
-    }
-}
 
 /// The index of a collider in its [`Scene`], the same in both apps.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -291,14 +196,18 @@ pub fn sweep_app(scene: &Scene) -> App {
     start(&mut app);
     let mut bodies = Bodies::default();
     for (i, spec) in scene.specs.iter().enumerate() {
-        let mut entity = app.world_mut().spawn((
-            Body(i as u32),
-            sweep_collider(spec.kind),
-            transform(spec),
-            bs::Velocity(spec.velocity),
-        ));
+        let mut entity =
+            app.world_mut()
+                .spawn((Body(i as u32), sweep_collider(spec.kind), transform(spec)));
+        // A still collider gets no velocity (and comes to rest).
+        if !spec.is_still() {
+            entity.insert(bs::Velocity(spec.velocity));
+        }
         if spec.angular_velocity != 0.0 {
             entity.insert(bs::AngularVelocity(spec.angular_velocity));
+        }
+        if let Some((memberships, filters)) = spec.layers {
+            entity.insert(bs::CollisionLayers::new(memberships, filters));
         }
         bodies.push(entity.id());
     }
@@ -351,7 +260,12 @@ pub fn avian_app(scene: &Scene, setup: AvianSetup, referee: bool) -> App {
     for (i, spec) in scene.specs.iter().enumerate() {
         let mut entity = app.world_mut().spawn((
             Body(i as u32),
-            av::RigidBody::Kinematic,
+            // A still collider is a static body (what a game would use for a wall or a tile).
+            if spec.is_still() {
+                av::RigidBody::Static
+            } else {
+                av::RigidBody::Kinematic
+            },
             avian_collider(spec.kind),
             av::Sensor,
             av::SweptCcd::default(),
@@ -364,6 +278,12 @@ pub fn avian_app(scene: &Scene, setup: AvianSetup, referee: bool) -> App {
         ));
         if setup == AvianSetup::SweptCcdNoSpeculation {
             entity.insert(av::SpeculativeMargin::ZERO);
+        }
+        if let Some((memberships, filters)) = spec.layers {
+            entity.insert(av::CollisionLayers::new(memberships, filters));
+            if referee {
+                entity.insert(bs::CollisionLayers::new(memberships, filters));
+            }
         }
         if referee {
             entity.insert(sweep_collider(spec.kind));

@@ -9,8 +9,10 @@
 //! Prints markdown tables, writes them to `comparisons/avian2d/results.md` and draws
 //! `docs/avian2d_comparison.png` (median tick time against the number of colliders).
 
+use bevy::ecs::message::Messages;
 use bevy::platform::collections::HashSet;
 use bevy_sweep::narrow::ShapePath;
+use bevy_sweep::prelude as bs;
 use bevy_sweep_vs_avian2d::{
     AVIAN_POINT_RADIUS, AvianSetup, Kind, Pair, SEED, Scene, TICK_SECONDS, Wrapped, avian_app,
     avian_contacts, avian_positions, brute, median, sweep_app, sweep_contacts, swept_paths,
@@ -19,6 +21,18 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+#[path = "../../../tests/plugin/oracle.rs"]
+#[allow(
+    dead_code,
+    unused_imports,
+    reason = "the exact oracle of the crate's tests: only its contact intervals are used here"
+)]
+mod oracle;
+#[path = "../../../tests/support/oracle_check.rs"]
+mod oracle_check;
+#[path = "../../../tests/support/rules.rs"]
+mod rules;
 
 /// Ticks run before measuring (the first ticks report every overlap of the random placement).
 const SETTLE_TICKS: usize = 5;
@@ -41,6 +55,10 @@ struct Args {
     sizes: Vec<usize>,
     count_sizes: Vec<usize>,
     check_size: usize,
+    /// Ticks of each game-shaped scene held to the exact oracle (0: none).
+    oracle_ticks: usize,
+    /// Run the game-shaped scenes.
+    games: bool,
     plot: bool,
     write: bool,
 }
@@ -56,6 +74,8 @@ fn args() -> Args {
         sizes: vec![1_000, 10_000, 100_000],
         count_sizes: vec![1_000, 10_000],
         check_size: 500,
+        oracle_ticks: 3,
+        games: true,
         plot: true,
         write: true,
     };
@@ -67,12 +87,16 @@ fn args() -> Args {
             "--check-size" => {
                 a.check_size = it.next().and_then(|s| s.parse().ok()).unwrap_or(500);
             }
+            "--oracle-ticks" => {
+                a.oracle_ticks = it.next().and_then(|s| s.parse().ok()).unwrap_or(3);
+            }
+            "--no-games" => a.games = false,
             "--no-plot" => a.plot = false,
             "--no-write" => a.write = false,
             other => {
                 eprintln!(
                     "unknown argument {other}; use --sizes 1000,10000 --count-sizes 1000 \
-                     --check-size 500 --no-plot --no-write"
+                     --check-size 500 --oracle-ticks 3 --no-games --no-plot --no-write"
                 );
                 std::process::exit(2);
             }
@@ -102,12 +126,17 @@ fn time_update(app: &mut bevy::app::App) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
 }
 
-/// Both apps on the same scene; their ticks interleaved (alternating which goes first).
+/// Both apps on the mixed scene of `n` colliders.
 fn timing(n: usize) -> Timing {
-    let scene = Scene::new(n, SEED);
+    timing_of(&Scene::mixed(n, SEED))
+}
+
+/// Both apps on the same scene; their ticks interleaved (alternating which goes first).
+fn timing_of(scene: &Scene) -> Timing {
+    let n = scene.specs.len();
     let ticks = timed_ticks(n);
-    let mut sweep = sweep_app(&scene);
-    let mut avian = avian_app(&scene, AvianSetup::SweptCcd, false);
+    let mut sweep = sweep_app(scene);
+    let mut avian = avian_app(scene, AvianSetup::SweptCcd, false);
     for _ in 0..SETTLE_TICKS {
         sweep.update();
     }
@@ -236,7 +265,7 @@ fn kinds(scene: &Scene, (i, j): Pair) -> String {
 /// avian with a `bevy_sweep` referee in the same app: what avian reports against the exact
 /// contacts of avian's own motion, tick by tick.
 fn counting(n: usize, setup: AvianSetup) -> Counts {
-    let scene = Scene::new(n, SEED);
+    let scene = Scene::mixed(n, SEED);
     let mut app = avian_app(&scene, setup, true);
     let dt = TICK_SECONDS as f32;
     let mut exact: Vec<HashSet<Pair>> = Vec::new();
@@ -367,7 +396,7 @@ fn from_time(path: &ShapePath, from: f32) -> ShapePath {
 }
 
 fn sweep_alone(n: usize, brute_check: bool) -> Check {
-    let scene = Scene::new(n, SEED);
+    let scene = Scene::mixed(n, SEED);
     let mut app = sweep_app(&scene);
     let mut check = Check {
         n,
@@ -431,6 +460,24 @@ fn sweep_alone(n: usize, brute_check: bool) -> Check {
                 }
             }
         }
+    }
+    check
+}
+
+/// `bevy_sweep` on a scene, its first `ticks` ticks (from the spawn, so that the oracle's
+/// rules start from no contact) held to the exact oracle.
+fn oracle_check(scene: &Scene, ticks: usize) -> oracle_check::Check {
+    let mut app = sweep_app(scene);
+    let mut states = oracle_check::States::default();
+    let mut check = oracle_check::Check::default();
+    for tick in 0..ticks {
+        app.update();
+        let events: Vec<bs::CollisionEvent> = app
+            .world_mut()
+            .resource_mut::<Messages<bs::CollisionEvent>>()
+            .drain()
+            .collect();
+        oracle_check::check_tick(app.world_mut(), tick, &events, &mut states, &mut check);
     }
     check
 }
@@ -515,6 +562,28 @@ fn main() {
         }
     }
     let check = (args.check_size > 0).then(|| sweep_alone(args.check_size, true));
+    // The game-shaped scenes: both libraries' tick times, and bevy_sweep's first ticks held to
+    // the exact oracle.
+    let mut games = Vec::new();
+    if args.games {
+        for scene in [
+            Scene::bullet_hell(10_000, SEED),
+            Scene::tilemap(50_000, 500, SEED),
+            Scene::still_walls(10_000, SEED),
+        ] {
+            let t = timing_of(&scene);
+            let o = (args.oracle_ticks > 0).then(|| oracle_check(&scene, args.oracle_ticks));
+            eprintln!(
+                "{}: bevy_sweep {:.3} ms, avian2d {:?} ms; oracle {:?}",
+                scene.name,
+                t.sweep_ms,
+                t.avian_ms,
+                o.as_ref()
+                    .map(|o| (o.pairs, o.events, o.missed, o.extra))
+            );
+            games.push((scene.name, t, o));
+        }
+    }
 
     // The report.
     let mut md = String::new();
@@ -576,6 +645,53 @@ fn main() {
         );
     }
 
+    if !games.is_empty() {
+        let _ = writeln!(
+            md,
+            "\nScenes shaped like games (see `benches/support/scenes.rs`): the same tick time \
+             measure, and bevy_sweep's first {} ticks from the spawn held to the exact oracle of \
+             the crate's tests (every pair whose swept bounds meet, and every pair in contact; \
+             each event's kind, and its time to within 1e-5 or a few ulps' worth of motion).\n",
+            args.oracle_ticks
+        );
+        let _ = writeln!(
+            md,
+            "| scene | colliders | ticks timed | bevy_sweep ms/tick | avian2d ms/tick | avian2d / \
+             bevy_sweep | pair-ticks held to the oracle | events | missed | extra |"
+        );
+        let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (name, t, o) in &games {
+            let (avian, ratio) = match (t.avian_ms, t.block_ratios) {
+                (Some(a), Some((lo, hi))) => (
+                    fmt_ms(a),
+                    format!("**{:.1}×** ({lo:.1}–{hi:.1})", a / t.sweep_ms),
+                ),
+                _ => (
+                    format!("left out (first tick {:.1} s)", t.first_avian_tick_s),
+                    "–".to_string(),
+                ),
+            };
+            let oracle = o.as_ref().map_or_else(
+                || "– | – | – | –".to_string(),
+                |o| {
+                    format!(
+                        "{} | {} | {} | {}",
+                        thousands(o.pairs),
+                        thousands(o.events),
+                        o.missed,
+                        o.extra
+                    )
+                },
+            );
+            let _ = writeln!(
+                md,
+                "| {name} | {} | {} | {} | {avian} | {ratio} | {oracle} |",
+                thousands(t.n),
+                t.ticks,
+                fmt_ms(t.sweep_ms)
+            );
+        }
+    }
     let _ = writeln!(
         md,
         "\nContacts in detail ({COUNT_TICKS} ticks; the exact contacts are those of avian's own \
@@ -626,7 +742,7 @@ fn main() {
         );
     }
     if let Some(c) = counts.iter().find(|c| !c.missed.is_empty()) {
-        let scene = Scene::new(c.n, SEED);
+        let scene = Scene::mixed(c.n, SEED);
         let _ = writeln!(
             md,
             "\nExamples of contacts avian2d missed ({} colliders, {}), with the brute-force \

@@ -9,7 +9,7 @@ use bevy_sweep_vs_avian2d::{
 
 #[test]
 fn both_apps_start_from_the_same_scene_and_tick() {
-    let scene = Scene::new(200, 7);
+    let scene = Scene::mixed(200, 7);
     let mut sweep = sweep_app(&scene);
     let mut avian = avian_app(&scene, AvianSetup::SweptCcd, true);
     let start = avian_positions(&avian);
@@ -30,7 +30,7 @@ fn both_apps_start_from_the_same_scene_and_tick() {
 
 #[test]
 fn bevy_sweep_contacts_match_the_brute_force_scan() {
-    let scene = Scene::new(150, 11);
+    let scene = Scene::mixed(150, 11);
     let mut app = sweep_app(&scene);
     let mut checked = 0;
     for _ in 0..20 {
