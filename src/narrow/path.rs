@@ -130,6 +130,7 @@ impl ShapePath {
     /// The motion from `start` to `end`. `None` if the two are different kinds of shape; the
     /// sizes are taken from `end`.
     #[must_use]
+    #[inline]
     pub fn between(start: Shape, end: Shape) -> Option<Self> {
         Some(match (start, end) {
             (Shape::Point(p), Shape::Point(q)) => ShapePath::Point([p, q]),
@@ -159,12 +160,14 @@ impl ShapePath {
 
     /// A shape that does not move.
     #[must_use]
+    #[inline]
     pub fn still(shape: Shape) -> Self {
         Self::between(shape, shape).unwrap_or(ShapePath::Point([Vec2::ZERO; 2]))
     }
 
     /// The shape at `time` in `[0, 1]`: exactly the start at `0` and the end at `1`.
     #[must_use]
+    #[inline]
     pub fn at(&self, time: f32) -> Shape {
         match *self {
             ShapePath::Point(p) => Shape::Point(lerp(p, time)),
@@ -178,6 +181,27 @@ impl ShapePath {
                 half_extents,
             } => Shape::Aabb {
                 center: lerp(center, time),
+                half_extents,
+            },
+        }
+    }
+
+    /// The shape at the end of the step: `at(1.0)`, read off the path without arithmetic.
+    #[must_use]
+    #[inline]
+    pub fn end(&self) -> Shape {
+        match *self {
+            ShapePath::Point(p) => Shape::Point(p[1]),
+            ShapePath::Segment { a, b } => Shape::Segment(a[1], b[1]),
+            ShapePath::Circle { center, radius } => Shape::Circle {
+                center: center[1],
+                radius,
+            },
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            } => Shape::Aabb {
+                center: center[1],
                 half_extents,
             },
         }

@@ -115,7 +115,7 @@ impl Collider {
     }
 
     /// The shape in world space in the [plane part](plane_of) of its world transform.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn shape_in(&self, plane: &Affine2) -> Shape {
         let center = plane.translation;
         let (x, y) = (plane.matrix2.x_axis, plane.matrix2.y_axis);
@@ -236,9 +236,11 @@ pub struct SweptPath {
     /// collider is skipped as unusable.
     #[reflect(ignore)]
     pub path: Option<ShapePath>,
-    /// Where the collider was at the end of the last tick: the start of the next motion.
+    /// Where the motion starts afresh, for a collider whose motion restarts this tick
+    /// ([`fresh`](Self::fresh)): where it was when the tick began. Otherwise the motion starts
+    /// where the last one ended, the end of `path`.
     #[reflect(ignore)]
-    pub(crate) previous: Option<Shape>,
+    pub(crate) start: Option<Shape>,
     /// The plane part of its world transform then (to rebuild the start when the collider's
     /// kind changes).
     #[reflect(ignore)]
@@ -281,7 +283,8 @@ impl From<PackedPlane> for Affine2 {
 impl SweptPath {
     /// Forget the previous place: the next tick starts from where the collider is then.
     pub(crate) fn restart(&mut self) {
-        self.previous = None;
+        self.path = None;
+        self.start = None;
         self.previous_world = None;
         self.still_for = 0;
     }

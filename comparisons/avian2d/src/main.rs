@@ -578,8 +578,7 @@ fn main() {
                 scene.name,
                 t.sweep_ms,
                 t.avian_ms,
-                o.as_ref()
-                    .map(|o| (o.pairs, o.events, o.missed, o.extra))
+                o.as_ref().map(|o| (o.pairs, o.events, o.missed, o.extra))
             );
             games.push((scene.name, t, o));
         }
