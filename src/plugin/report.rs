@@ -6,7 +6,7 @@ use super::broad::run_parts;
 use super::components::SweptPath;
 use super::contacts::{Contacts, Record, SweepStats};
 use super::events::{CollisionEvent, CollisionKind, Touch, transitions};
-use super::state::{Colliders, Reported, Tick};
+use super::state::{Body, Colliders, Reported, Tick};
 use crate::broad::{order_key, sort_by_high_half};
 use crate::narrow::{ShapePath, Witness, witness};
 use bevy::ecs::prelude::*;
@@ -56,40 +56,59 @@ fn part_events(tick: &Tick, p: usize, contacts: &Contacts, out: &mut Reported) {
     let (number, duration) = (tick.number, tick.duration);
     let (pairs, solved) = (&tick.parts[p], &tick.solved[p]);
     let kinds = &mut out.kinds;
-    for &(k, first, count) in &solved.touching {
-        let pair = &pairs[k as usize];
-        let intervals = &solved.spans[first as usize..(first + count) as usize];
-        let (mut a, mut b) = (&pair.0, &pair.1);
-        // Each pair is seen from its smaller entity (contact intervals are symmetric).
-        if b.entity < a.entity {
-            core::mem::swap(&mut a, &mut b);
-        }
-        let key = (a.entity, b.entity);
-        let read = intervals[0][0] == 0.0 || !(a.continues && b.continues);
-        let record = if read { contacts.record(&key) } else { None };
-        kinds.clear();
-        let after = transitions(intervals, record.map_or(Touch::Apart, |r| r.state), kinds);
-        let mut last = record.map(|r| r.last);
-        for &(kind, time) in kinds.iter() {
-            let w = witness(&a.path, &b.path, time, kind == CollisionKind::Ended);
-            let e = event(a.entity, b.entity, kind, time, w, duration);
-            out.events.push(e);
-            if kind != CollisionKind::Ended {
-                last = Some(e);
+    // The pairs seen from their smaller entity (contact intervals are symmetric), and their
+    // records. The records are looked up a block at a time, before the block's events are
+    // worked out: the lookups miss the cache, and side by side the misses overlap.
+    const BLOCK: usize = 16;
+    for block in solved.touching.chunks(BLOCK) {
+        let mut records: [Option<&Record>; BLOCK] = [None; BLOCK];
+        for (record, &(k, first, _)) in records.iter_mut().zip(block) {
+            let (a, b) = ordered(&pairs[k as usize]);
+            if solved.spans[first as usize][0] == 0.0 || !(a.continues && b.continues) {
+                *record = contacts.record(&(a.entity, b.entity));
             }
         }
-        match record {
-            Some(record) if kinds.is_empty() && after == record.state => record.refresh(number),
-            _ => {
-                let new = match (after, last) {
-                    (Touch::Apart, _) | (_, None) => None,
-                    (state, Some(last)) => Some(Record::new(state, last, number)),
-                };
-                if new.is_some() || record.is_some() {
-                    out.records.push((key, new, (!read).then_some(k)));
+        for (&record, &(k, first, count)) in records.iter().zip(block) {
+            let (a, b) = ordered(&pairs[k as usize]);
+            let intervals = &solved.spans[first as usize..(first + count) as usize];
+            let read = intervals[0][0] == 0.0 || !(a.continues && b.continues);
+            kinds.clear();
+            let after = transitions(intervals, record.map_or(Touch::Apart, |r| r.state), kinds);
+            let mut last = record.map(|r| r.last);
+            for &(kind, time) in kinds.iter() {
+                let w = witness(&a.path, &b.path, time, kind == CollisionKind::Ended);
+                let e = event(a.entity, b.entity, kind, time, w, duration);
+                out.events.push(e);
+                if kind != CollisionKind::Ended {
+                    last = Some(e);
+                }
+            }
+            match record {
+                Some(record) if kinds.is_empty() && after == record.state => {
+                    record.refresh(number);
+                }
+                _ => {
+                    let new = match (after, last) {
+                        (Touch::Apart, _) | (_, None) => None,
+                        (state, Some(last)) => Some(Record::new(state, last, number)),
+                    };
+                    if new.is_some() || record.is_some() {
+                        out.records
+                            .push(((a.entity, b.entity), new, (!read).then_some(k)));
+                    }
                 }
             }
         }
+    }
+}
+
+/// A pair's two bodies, the smaller entity first.
+#[inline]
+fn ordered(pair: &(Body, Body)) -> (&Body, &Body) {
+    if pair.1.entity < pair.0.entity {
+        (&pair.1, &pair.0)
+    } else {
+        (&pair.0, &pair.1)
     }
 }
 

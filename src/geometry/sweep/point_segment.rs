@@ -110,6 +110,9 @@ pub fn sweep_point_segment(
     let (mut k2, mut k2_error) = leading_coefficient(start_path, end_path, point_path);
     match leading_coefficient_use(f0, f1, k2, k2_error) {
         Use::AsComputed => {}
+        // The same sign at both ends and the chord decides: no root (the common miss of a
+        // still or translating segment, answered before anything else is computed).
+        Use::Chord if f0 != 0.0 && f1 != 0.0 => return Sweeps::new(),
         Use::Chord => (k2, k2_error) = (0.0, 0.0),
         Use::Exact => {
             // Within rounding of a touch that depends on it: sum it exactly.
