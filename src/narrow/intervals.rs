@@ -153,12 +153,13 @@ pub(crate) fn contact_intervals_of_valid(a: &ShapePath, b: &ShapePath) -> Interv
     let has_segment =
         matches!(a, ShapePath::Segment { .. }) || matches!(b, ShapePath::Segment { .. });
     if has_segment {
-        if disks_stay_apart(a, b) {
-            return Intervals::default();
-        }
-        // Pairs that do not turn, in closed form where it can be certified.
+        // Pairs that do not turn, in closed form where it can be certified (which answers
+        // most pairs that are apart, too, at once).
         if let Some(answer) = translating(a, b) {
             return answer.map(Intervals::single).unwrap_or_default();
+        }
+        if disks_stay_apart(a, b) {
+            return Intervals::default();
         }
     }
     solve(a, b)

@@ -60,11 +60,16 @@ pub(super) fn translating(a: &ShapePath, b: &ShapePath) -> Option<Option<[f32; 2
             let s = Moving::segment(a, b);
             let p = Moving::point(p).minus(&s.start);
             let across = s.d.cross(&p);
+            let side = across.at_least_zero();
+            let line = side.and(across.neg().at_least_zero());
+            // Never on the segment's line in the tick: no contact (most pairs).
+            if line.misses_tick() {
+                return Some(None);
+            }
             let along = s.d.dot(&p);
             let within = along
                 .at_least_zero()
                 .and(s.d.dot(&s.d).minus(&along).at_least_zero());
-            let side = across.at_least_zero();
             // A point crossing the segment's line once, certainly inside the segment then
             // and away from the tick's ends: an instant contact.
             let [early, late] = if side.entry[0].is_finite() {
@@ -83,11 +88,7 @@ pub(super) fn translating(a: &ShapePath, b: &ShapePath) -> Option<Option<[f32; 2
                 return Some(Some([at, at]));
             }
             // Otherwise only "no contact" can be certified (the obstacle is thin).
-            decide(
-                side.and(across.neg().at_least_zero())
-                    .and(within)
-                    .interval(),
-            )
+            decide(line.and(within).interval())
         }
         (
             ShapePath::Segment { a, b },
@@ -105,9 +106,11 @@ pub(super) fn translating(a: &ShapePath, b: &ShapePath) -> Option<Option<[f32; 2
             let sign = det.sign_over_tick()?;
             let (sigma, rho) = (q.cross(&r.d).times(sign), q.cross(&s.d).times(sign));
             let det = det.times(sign);
-            let span = sigma
-                .at_least_zero()
-                .and(det.minus(&sigma).at_least_zero())
+            let first = sigma.at_least_zero().and(det.minus(&sigma).at_least_zero());
+            if first.misses_tick() {
+                return Some(None);
+            }
+            let span = first
                 .and(rho.at_least_zero())
                 .and(det.minus(&rho).at_least_zero());
             decide(span.interval())
@@ -118,12 +121,18 @@ pub(super) fn translating(a: &ShapePath, b: &ShapePath) -> Option<Option<[f32; 2
             let p = Moving::point(center).minus(&s.start);
             let r = f64::from(radius);
             let across = s.d.cross(&p);
-            let along = s.d.dot(&p);
             let width = s.length_chord().times(r);
-            let side = width
+            let band = width
                 .minus(&across)
                 .at_least_zero()
-                .and(width.plus(&across).at_least_zero())
+                .and(width.plus(&across).at_least_zero());
+            // The band beside the segment's line holds the whole capsule: a circle that never
+            // enters it never touches (most pairs).
+            if band.misses_tick() {
+                return Some(None);
+            }
+            let along = s.d.dot(&p);
+            let side = band
                 .and(along.at_least_zero())
                 .and(s.d.dot(&s.d).minus(&along).at_least_zero());
             decide(side.interval().or(disk(&p, r)).or(disk(&p.minus(&s.d), r)))
@@ -158,10 +167,15 @@ pub(super) fn translating(a: &ShapePath, b: &ShapePath) -> Option<Option<[f32; 2
                 .times(h.x)
                 .plus(&dx.abs_over_tick().times(h.y));
             let across = s.d.cross(&p);
-            let span = axis(p.x(), dx, h.x)
-                .and(axis(p.y(), dy, h.y))
-                .and(reach.minus(&across).at_least_zero())
+            let band = reach
+                .minus(&across)
+                .at_least_zero()
                 .and(reach.plus(&across).at_least_zero());
+            // A box that never reaches the segment's line never touches it (most pairs).
+            if band.misses_tick() {
+                return Some(None);
+            }
+            let span = band.and(axis(p.x(), dx, h.x)).and(axis(p.y(), dy, h.y));
             decide(span.interval())
         }
         _ => None,
@@ -437,6 +451,11 @@ impl Span {
                 self.exit[1].min(other.exit[1]),
             ],
         }
+    }
+
+    /// `true` if even the grown obstacle is not met within the tick: certainly no contact.
+    fn misses_tick(&self) -> bool {
+        self.entry[0] > self.exit[1] || self.exit[1] < 0.0 || self.entry[0] > 1.0
     }
 
     /// The grown and shrunk intervals.
