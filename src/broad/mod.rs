@@ -58,9 +58,10 @@
 //!
 //! The strips cost two linear passes before the sweep: one radix sort of all the boxes by
 //! their left edge, then a counting sort into rows, which keeps that order, so no row is ever
-//! sorted on its own. The plugin hands the boxes over already in that order (it keeps its
-//! colliders sorted by left edge, so that the narrow phase reads neighbours in memory), and
-//! the radix sort then costs one pass.
+//! sorted on its own. The plugin sorts the swept colliders' boxes by left edge itself and
+//! hands them over in that order, and searches the rows in parallel parts; resting colliders
+//! (still and unchanged) have strips of their own, built only when they change and queried
+//! by each swept collider's box, and are never paired with each other.
 //!
 mod bvh;
 mod grid;

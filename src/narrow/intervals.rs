@@ -112,9 +112,9 @@ impl<'a> IntoIterator for &'a Intervals {
 ///   the start of the next agree.
 /// - Inside the step, times are accurate to a few `f32` ulps within the domain documented on
 ///   [`sweep_point_segment`], or to the time the contact point takes to move a few ulps of
-///   the coordinates, whichever is longer: some solvers round points they derive (a box's
-///   corners, paths relative to each other) to `f32`, which matters where the shapes meet
-///   slowly. Contacts that only graze (a tangency, a point sliding along a segment) are
+///   the coordinates towards the other shape, whichever is longer: some solvers round points
+///   they derive (a box's corners, paths relative to each other) to `f32`, which matters
+///   where the shapes meet slowly or at a glancing angle. Contacts that only graze (a tangency, a point sliding along a segment) are
 ///   decided within rounding: they may be reported as an instant or missed by a
 ///   rounding-sized margin, and a point that slides along a segment's own line and leaves it
 ///   mid-step is reported as an instant contact where it started sliding.
@@ -690,18 +690,23 @@ fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2, skip_far: bool)
         }
     }
     let grow = NEAR * scale(&[a, b, center]).max(half.max_element());
-    let ab = hull(&[a, b]);
+    // The corners meet the segment in the box's own frame: there a corner is exactly
+    // `±half`, where in world space `center ± half` rounds to `f32` (an error that a slow,
+    // glancing approach turns into a large one in time), and the endpoints' paths relative
+    // to the centre are exact wherever they are near the box (Sterbenz).
+    let (rel_a, rel_b) = (relative(a, center), relative(b, center));
+    let ab = hull(&[rel_a, rel_b]);
     for sign in [
         Vec2::ONE,
         -Vec2::ONE,
         Vec2::new(1.0, -1.0),
         Vec2::new(-1.0, 1.0),
     ] {
-        let corner = [center[0] + sign * half, center[1] + sign * half];
+        let corner = [sign * half; 2];
         if skip_far && stays_out(corner, &ab, grow) {
             continue;
         }
-        for sweep in sweep_point_segment(a, b, corner) {
+        for sweep in sweep_point_segment(rel_a, rel_b, corner) {
             moments.push(sweep.time);
         }
     }

@@ -34,13 +34,26 @@ use bevy::ecs::schedule::ScheduleLabel;
 /// 3. sweeps every collider from its start to where it is now (including moves made by other
 ///    code since the last tick), finds the pairs whose swept bounds overlap
 ///    ([`SweepSystems::BroadPhase`]) and every contact of those pairs inside the tick
-///    ([`SweepSystems::NarrowPhase`], in parallel on the compute task pool when
-///    [`parallel`](Self::parallel));
+///    ([`SweepSystems::NarrowPhase`]);
 /// 4. sends one [`CollisionEvent`] message per contact, in order of time, triggers it on both
 ///    entities, and updates [`Contacts`] ([`SweepSystems::Report`]).
 ///
+/// Steps 3 and 4 run on every thread of Bevy's compute task pool when
+/// [`parallel`](Self::parallel), with the same results on any number of threads.
+///
 /// Add it on top of `DefaultPlugins` or `MinimalPlugins`. It only detects contacts: it never
 /// pushes colliders apart.
+///
+/// # Resting colliders
+///
+/// A collider that has stood still for two ticks, and whose transform, shape and layers have
+/// not changed, *rests*: it keeps its place in the broad phase without being swept again, and
+/// pairs of two resting colliders are never tested (their contact cannot change; a contact
+/// between them is kept in [`Contacts`] and sends no events). Walls, tiles and parked
+/// platforms cost almost nothing per tick. Any change to its transform, [`Collider`] or
+/// [`CollisionLayers`], a [`Teleport`], or gaining a parent wakes it; despawning it ends its
+/// contacts. Colliders with a parent never rest (their parent's motion would not show in
+/// their own transform). [`SweepStats::resting`] counts them.
 #[derive(Clone, Debug)]
 pub struct SweepPlugin {
     /// The schedule the sweep runs in. Default: [`FixedPostUpdate`], after game logic in
@@ -58,13 +71,16 @@ pub struct SweepPlugin {
     #[cfg_attr(not(feature = "debug-draw"), doc = "`SweepDebugPlugin`")]
     /// draws (with the `debug-draw` feature). Default: `1.0`.
     pub length_unit: f32,
-    /// Run the narrow phase on Bevy's compute task pool. Results are identical either way.
-    /// Default: `true`.
+    /// Run the gather, the broad phase, the narrow phase and the report on every thread of
+    /// Bevy's compute task pool. Results, events and their order are identical either way and
+    /// on any number of threads. Default: `true`.
     ///
-    /// It runs in parallel only when the pool has more than one thread. Bevy's default
-    /// `TaskPoolPlugin` keeps a thread each for IO and async tasks out of the compute pool,
-    /// which leaves a two-core machine a one-thread compute pool; give it more with
-    /// `TaskPoolOptions`:
+    /// The plugin uses the compute pool as the app sets it up and starts no threads of its
+    /// own: how many threads an app gives to what is the app's decision. Bevy's default
+    /// `TaskPoolPlugin` keeps a quarter of the cores each (at least one) for IO and async
+    /// tasks out of the compute pool, which leaves a two-core machine a one-thread compute
+    /// pool (nothing runs in parallel) and a sixteen-core machine eight threads. To give
+    /// the sweep every core, set the compute pool's size with `TaskPoolOptions`:
     ///
     /// ```
     /// use bevy::app::{TaskPoolOptions, TaskPoolPlugin};

@@ -70,11 +70,13 @@ pub(crate) fn check_tick(
             .or_default()
             .push(e);
     }
-    // Times are accurate to a few `f32` ulps, or to the time the contact point takes to move
-    // a few ulps of the coordinates where the shapes meet slowly (see `contact_intervals`).
+    // Times are accurate to a few `f32` ulps, or to the time the contact point takes to move a
+    // few ulps of the coordinates towards the other collider, where the shapes meet slowly
+    // (see `contact_intervals`).
     let tick_seconds = world.resource::<Time<Fixed>>().timestep().as_secs_f32();
     let tolerance = |e: &CollisionEvent, scale: f32| {
-        let motion = e.relative_velocity.length() * tick_seconds;
+        // How far the contact point moves towards the other collider in the tick.
+        let motion = e.relative_velocity.dot(e.normal).abs() * tick_seconds;
         1e-5f64.max(f64::from(8.0 * f32::EPSILON * scale / motion))
     };
     for key in keys {
