@@ -8,11 +8,14 @@
 //! then each kind of pair alone. Throughput is in pairs, so criterion's `elem/s` is one over
 //! the cost per pair.
 //!
+//! Each kind of pair is also timed through the general solver for rounded convex polygons
+//! ([`convex_contact_intervals`]), the shapes written as polygons (`<kind>_as_convex`).
+//!
 //! `cargo bench --bench narrow` (`-- bullet_hell/` for one scene).
 
 use bevy::math::{Quat, Vec2, Vec3};
 use bevy_sweep::broad::{BroadPhase, BroadPhaseMethod};
-use bevy_sweep::narrow::{ShapePath, contact_intervals};
+use bevy_sweep::narrow::{ConvexVertices, ShapePath, contact_intervals, convex_contact_intervals};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 use std::hint::black_box;
 
@@ -128,6 +131,25 @@ fn narrow(c: &mut Criterion) {
                     }
                 });
             });
+            // The same pairs through the general solver, as rounded convex polygons: what a
+            // pair of the new shapes costs, and what the basic shapes' own solvers save.
+            let convex: Vec<_> = pairs
+                .iter()
+                .map(|(a, p)| (ConvexVertices::from(a), ConvexVertices::from(p)))
+                .collect();
+            group.bench_function(
+                BenchmarkId::new(format!("{name}_as_convex"), pairs.len()),
+                |b| {
+                    b.iter(|| {
+                        for (a, p) in &convex {
+                            black_box(convex_contact_intervals(
+                                black_box(&a.path()),
+                                black_box(&p.path()),
+                            ));
+                        }
+                    });
+                },
+            );
         }
         group.finish();
     }

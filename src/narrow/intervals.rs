@@ -21,9 +21,9 @@ pub struct Intervals {
 }
 
 impl Intervals {
-    /// The most intervals a pair can have in one step: the moments at which contact can
-    /// change are at most sixteen, plus the two ends of the step, and each interval holds
-    /// at least one of them.
+    /// The most intervals a pair can have in one step: for the four basic shapes the
+    /// moments at which contact can change are at most sixteen, plus the two ends of the
+    /// step, and each interval holds at least one of them.
     pub const CAPACITY: usize = 18;
 
     /// One interval.
@@ -33,14 +33,14 @@ impl Intervals {
         out
     }
 
-    /// Appends an interval. Past [`CAPACITY`](Self::CAPACITY) (which the solvers cannot
-    /// reach) the last interval is widened instead, so that no contact is ever dropped.
+    /// Appends an interval. Past [`CAPACITY`](Self::CAPACITY) (which only a pair of convex
+    /// polygons of many vertices could reach, see [`convex_contact_intervals`]) the last
+    /// interval is widened instead, so that no contact is ever dropped.
     fn push(&mut self, interval: [f32; 2]) {
         if usize::from(self.len) < Self::CAPACITY {
             self.items[usize::from(self.len)] = interval;
             self.len += 1;
         } else {
-            debug_assert!(false, "more contact intervals than moments");
             let last = &mut self.items[Self::CAPACITY - 1];
             last[1] = last[1].max(interval[1]);
         }
@@ -197,6 +197,11 @@ fn bounding_disk(path: &ShapePath) -> ([DVec2; 2], f64) {
 fn disks_stay_apart(a: &ShapePath, b: &ShapePath) -> bool {
     let (c, r) = bounding_disk(a);
     let (d, s) = bounding_disk(b);
+    moving_disks_stay_apart((c, r), (d, s))
+}
+
+/// [`disks_stay_apart`] for two disks given by their centres' paths and radii.
+fn moving_disks_stay_apart((c, r): ([DVec2; 2], f64), (d, s): ([DVec2; 2], f64)) -> bool {
     let (start, end) = (c[0] - d[0], c[1] - d[1]);
     let motion = end - start;
     let length2 = motion.length_squared();
@@ -388,23 +393,38 @@ fn stays_out(point: [Vec2; 2], hull: &Aabb2d, margin: f32) -> bool {
     (low.cmpgt(hull.max + margin) | high.cmplt(hull.min - margin)).any()
 }
 
-/// A handful of candidate moments (at most 16: segment–segment needs 8 from sweeps and 8
-/// from endpoint meetings, segment–box 4 + 8).
-#[derive(Default)]
-struct Moments {
-    times: [f32; 16],
+/// Candidate moments inside the step, inline: at most 16 for the pairs of the four basic
+/// shapes (segment–segment needs 8 from sweeps and 8 from endpoint meetings, segment–box
+/// 12); the convex solver keeps more. Moments past the capacity are dropped, so a solver's
+/// capacity must hold every moment it can find.
+struct Moments<const N: usize> {
+    times: [f32; N],
     len: usize,
 }
 
-impl Moments {
+impl<const N: usize> Default for Moments<N> {
+    fn default() -> Self {
+        Self {
+            times: [0.0; N],
+            len: 0,
+        }
+    }
+}
+
+impl<const N: usize> Moments<N> {
     fn push(&mut self, t: f32) {
-        if self.len < self.times.len() && t > 0.0 && t < 1.0 {
+        debug_assert!(
+            self.len < N || !(t > 0.0 && t < 1.0),
+            "moments past capacity"
+        );
+        if self.len < N && t > 0.0 && t < 1.0 {
             self.times[self.len] = t;
             self.len += 1;
         }
     }
 
-    fn sorted(mut self) -> ([f32; 16], usize) {
+    /// The moments in ascending order, without repeats.
+    fn sorted(&mut self) -> &[f32] {
         let times = &mut self.times[..self.len];
         times.sort_unstable_by(f32::total_cmp);
         let mut n = 0;
@@ -414,7 +434,7 @@ impl Moments {
                 n += 1;
             }
         }
-        (self.times, n)
+        &self.times[..n]
     }
 }
 
@@ -424,48 +444,47 @@ impl Moments {
 /// moment, `in_between` each open stretch between consecutive moments (tested at its
 /// midpoint: contact cannot change inside it). The closed-set closure makes a moment next to
 /// a touching stretch touching.
-fn assemble(
-    moments: Moments,
+fn assemble<const N: usize>(
+    mut moments: Moments<N>,
     touching_at_start: bool,
     touching_at_end: bool,
     at_moment: impl Fn(f32) -> bool,
     in_between: impl Fn(f32) -> bool,
 ) -> Intervals {
-    let (times, n) = moments.sorted();
-    let count = n + 2;
+    let times = moments.sorted();
+    let count = times.len() + 2;
     let time = |i: usize| match i {
         0 => 0.0,
         _ if i == count - 1 => 1.0,
         _ => times[i - 1],
     };
-    // The moments first: exact at the ends, `at_moment` inside.
-    let mut at = [false; 18];
-    for (i, slot) in at.iter_mut().enumerate().take(count) {
-        *slot = match i {
-            0 => touching_at_start,
-            _ if i == count - 1 => touching_at_end,
-            _ => at_moment(time(i)),
-        };
-    }
-    // A stretch between two moments touches throughout or not at all, and contact cannot
-    // begin inside it, so a touching stretch has a touching moment at one end: the midpoint
-    // test (which allows rounding) only confirms a stretch next to a touching moment. A
-    // stretch next to the start or the end of the step, which the exact tests found apart,
-    // cannot touch (its closure would hold that end): there the midpoint test's rounding
-    // allowance found a near miss (a contact that ends a few `1e-5` before the step does).
-    let mut gap = [false; 17];
-    for (i, slot) in gap.iter_mut().enumerate().take(count - 1) {
-        let (t, next) = (time(i), time(i + 1));
-        let ends_apart = (i == 0 && !touching_at_start) || (i + 2 == count && !touching_at_end);
-        *slot = !ends_apart && (at[i] || at[i + 1]) && in_between(t + 0.5 * (next - t));
-    }
+    // The moments: exact at the ends, `at_moment` inside.
+    let at = |i: usize| match i {
+        0 => touching_at_start,
+        _ if i == count - 1 => touching_at_end,
+        _ => at_moment(time(i)),
+    };
     let mut out = Intervals::default();
     let mut open: Option<f32> = None;
+    let (mut at_here, mut gap_before) = (at(0), false);
     for i in 0..count {
         let t = time(i);
-        let gap_before = i > 0 && gap[i - 1];
-        let gap_after = i + 1 < count && gap[i];
-        let here = at[i] || gap_before || gap_after;
+        // A stretch between two moments touches throughout or not at all, and contact
+        // cannot begin inside it, so a touching stretch has a touching moment at one end:
+        // the midpoint test (which allows rounding) only confirms a stretch next to a
+        // touching moment. A stretch next to the start or the end of the step, which the
+        // exact tests found apart, cannot touch (its closure would hold that end): there the
+        // midpoint test's rounding allowance found a near miss (a contact that ends a few
+        // `1e-5` before the step does).
+        let (gap_after, at_next) = if i + 1 < count {
+            let (next, at_next) = (time(i + 1), at(i + 1));
+            let ends_apart = (i == 0 && !touching_at_start) || (i + 2 == count && !touching_at_end);
+            let gap = !ends_apart && (at_here || at_next) && in_between(t + 0.5 * (next - t));
+            (gap, at_next)
+        } else {
+            (false, false)
+        };
+        let here = at_here || gap_before || gap_after;
         if here && open.is_none() {
             open = Some(t);
         }
@@ -475,6 +494,7 @@ fn assemble(
         {
             out.push([start, t]);
         }
+        (at_here, gap_before) = (at_next, gap_after);
     }
     out
 }
@@ -554,7 +574,7 @@ fn point_segment(p: [Vec2; 2], a: [Vec2; 2], b: [Vec2; 2]) -> Intervals {
 /// zero): it is on the segment while it is between the endpoints, so contact begins and ends
 /// only where it meets an endpoint.
 fn point_on_its_line(p: [Vec2; 2], a: [Vec2; 2], b: [Vec2; 2], on0: bool, on1: bool) -> Intervals {
-    let mut moments = Moments::default();
+    let mut moments = Moments::<16>::default();
     for end in [a, b] {
         if let Some([first, last]) = box_interval(relative(p, end), Vec2::ZERO) {
             moments.push(first);
@@ -576,7 +596,7 @@ fn point_on_its_line(p: [Vec2; 2], a: [Vec2; 2], b: [Vec2; 2], on0: bool, on1: b
 fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2], skip_far: bool) -> Intervals {
     let [a, b] = s;
     let [c, d] = r;
-    let mut moments = Moments::default();
+    let mut moments = Moments::<16>::default();
     let tolerance = NEAR * scale(&[a, b, c, d]);
     let (ab, cd) = (hull(&[a, b]), hull(&[c, d]));
     for (seg, hull, point) in [
@@ -613,7 +633,7 @@ fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2], skip_far: bool) -> Inte
 
 fn segment_circle(s: [[Vec2; 2]; 2], center: [Vec2; 2], radius: f32) -> Intervals {
     let [a, b] = s;
-    let mut moments = Moments::default();
+    let mut moments = Moments::<16>::default();
     for end in [a, b] {
         if let Some([first, last]) = disk_interval(relative(end, center), radius) {
             moments.push(first);
@@ -625,16 +645,21 @@ fn segment_circle(s: [[Vec2; 2]; 2], center: [Vec2; 2], radius: f32) -> Interval
         moments.push(t as f32);
     }
     let r = f64::from(radius);
-    let touch_exact = |i: usize| {
-        circle_power(a[i], center[i], radius) <= 0.0
-            || circle_power(b[i], center[i], radius) <= 0.0
-            || !intersect_segment_circle(a[i], b[i], center[i], radius).is_empty()
-            || distance_to_segment(center[i], a[i], b[i]) <= r
-    };
+    let touch_exact = |i: usize| segment_meets_disk(a[i], b[i], center[i], radius);
     let tolerance = f64::from(NEAR * scale(&[a, b, center]).max(radius));
     let near =
         |t: f32| distance_to_segment(lerp(center, t), lerp(a, t), lerp(b, t)) <= r + tolerance;
     assemble(moments, touch_exact(0), touch_exact(1), near, near)
+}
+
+/// `true` if the closed segment `a b` meets the closed disk of `radius` around `center`:
+/// an endpoint in the disk, or the segment crossing its circle (the exact kernels), or,
+/// for a tangent the kernels round away, within `radius` in `f64`.
+fn segment_meets_disk(a: Vec2, b: Vec2, center: Vec2, radius: f32) -> bool {
+    circle_power(a, center, radius) <= 0.0
+        || circle_power(b, center, radius) <= 0.0
+        || !intersect_segment_circle(a, b, center, radius).is_empty()
+        || distance_to_segment(center, a, b) <= f64::from(radius)
 }
 
 /// Moments at which the circle is tangent to the moving segment's line with the foot of the
@@ -682,7 +707,7 @@ fn tangent_moments(a: [Vec2; 2], b: [Vec2; 2], c: [Vec2; 2], radius: f32) -> ([f
 /// (always, but in tests comparing).
 fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2, skip_far: bool) -> Intervals {
     let [a, b] = s;
-    let mut moments = Moments::default();
+    let mut moments = Moments::<16>::default();
     for end in [a, b] {
         if let Some([first, last]) = box_interval(relative(end, center), half) {
             moments.push(first);
@@ -723,6 +748,9 @@ fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2, skip_far: bool)
         |t| clip_segment_aabb(lerp(a, t), lerp(b, t), &aabb_at(lerp(center, t), grow)).is_some(),
     )
 }
+
+mod convex;
+pub use convex::{ConvexPath, ConvexVertices, convex_contact_intervals};
 
 #[cfg(test)]
 mod tests;

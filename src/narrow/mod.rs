@@ -46,6 +46,13 @@
 //! (bullets near a wall), the point (a bullet through a row of tiles) or nothing:
 //! [`PointBoxBatch`] clips their relative paths eight at a time with SIMD, as the plugin does
 //! for every point–box pair of a tick.
+//!
+//! Beneath these, one general solver takes any two *rounded convex polygons* (one to eight
+//! vertices grown by a radius: a point, a circle, a segment, a capsule, an oriented or
+//! rounded box, a convex polygon): [`convex_contact_intervals`]. Contact between two of them
+//! can begin or end only when a vertex of one comes within the summed radius of an edge or
+//! vertex of the other, so the same sweeps and quartic find its moments. It gives the basic
+//! shapes' contacts too, at 1.5–25× their own solvers' cost per pair.
 
 mod batch;
 mod intervals;
@@ -56,6 +63,8 @@ mod witness;
 
 pub use batch::PointBoxBatch;
 pub(crate) use intervals::contact_intervals_of_valid;
-pub use intervals::{Intervals, contact_intervals};
+pub use intervals::{
+    ConvexPath, ConvexVertices, Intervals, contact_intervals, convex_contact_intervals,
+};
 pub use path::{Shape, ShapePath};
 pub use witness::{Witness, witness};

@@ -4,7 +4,9 @@
 //! Each shape's vertices (a point, a segment's two endpoints, a circle's or box's centre)
 //! move linearly, `p(t) = p0 + t (p1 - p0)` for `t` in `[0, 1]`, evaluated exactly from the
 //! exact values of the `f32` inputs. [`contact_intervals`] returns the set of times at which
-//! the two closed shapes share a point, as closed intervals.
+//! the two closed shapes share a point, as closed intervals. [`convex_contact_intervals`]
+//! does the same for rounded convex polygons (a point, segment or convex polygon core grown
+//! by a radius; every vertex moving linearly), with the formula of [`convex_formula`].
 //!
 //! # Method (semi-algebraic, one dimension)
 //! 1. **Formula.** For each pair the static contact test is written as a Boolean formula
@@ -102,6 +104,51 @@ pub(crate) fn contact_intervals(a: &Path, b: &Path) -> Vec<[f64; 2]> {
     let scale = Scale::new(&values);
     let formula = contact_formula(&Shape::of(a, &scale), &Shape::of(b, &scale));
     contact_set(&formula)
+}
+
+/// The closed time intervals within [0, 1] during which the two rounded convex polygons
+/// share a point (touching counts), sorted ascending and disjoint; an instant contact is
+/// [t, t].
+///
+/// Each slice lists a shape's vertices, each as `[position at t = 0, position at t = 1]`,
+/// moving linearly. With `n` vertices the core is a point (`n = 1`), a segment (`n = 2`) or
+/// the closed convex polygon with those vertices in order, either winding (`n >= 3`; the
+/// caller guarantees convex position at every time, as rigid motions keep it). The shape is
+/// its core grown by its radius (the Minkowski sum with a closed disk; radius 0 is the bare
+/// core), so the shapes touch at `t` iff the distance between the cores is at most
+/// `a_radius + b_radius`. See [`convex_formula`] for the characterisation.
+///
+/// Panics on non-finite input, a negative radius or an empty slice.
+pub(crate) fn convex_contact_intervals(
+    a: &[[Vec2; 2]],
+    a_radius: f32,
+    b: &[[Vec2; 2]],
+    b_radius: f32,
+) -> Vec<[f64; 2]> {
+    for (vertices, radius) in [(a, a_radius), (b, b_radius)] {
+        assert!(
+            !vertices.is_empty(),
+            "a convex shape needs at least one vertex"
+        );
+        assert!(
+            radius.is_finite() && radius >= 0.0,
+            "radius must be finite and non-negative, got {radius}"
+        );
+    }
+    // One scale for every coordinate and both radii, so that each is an exact integer and
+    // their sum, formed below in integers, is the exact sum of the two `f32` values.
+    let values: Vec<f32> = a
+        .iter()
+        .chain(b)
+        .flat_map(|p| [p[0].x, p[0].y, p[1].x, p[1].y])
+        .chain([a_radius, b_radius])
+        .collect();
+    let scale = Scale::new(&values);
+    let core = |vertices: &[[Vec2; 2]]| -> Vec<PVec> {
+        vertices.iter().map(|&p| PVec::moving(p, &scale)).collect()
+    };
+    let reach = scale.int(a_radius) + scale.int(b_radius);
+    contact_set(&convex_formula(&core(a), &core(b), &reach))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -753,6 +800,106 @@ fn box_box_formula(c0: &PVec, h0: &[Z; 2], c1: &PVec, h1: &[Z; 2]) -> Formula {
     ])
 }
 
+/// The edges of a convex core given by its vertices: the point itself as a zero-length
+/// edge (`n = 1`), the segment (`n = 2`, one edge, not two), or the `n` sides of the
+/// polygon, the last from the last vertex back to the first (`n >= 3`). Their union is the
+/// core for `n <= 2`, and the polygon's boundary for `n >= 3`; every vertex is an endpoint
+/// of an edge.
+fn core_edges(core: &[PVec]) -> Vec<(&PVec, &PVec)> {
+    match core {
+        [p] => vec![(p, p)],
+        [p, q] => vec![(p, q)],
+        _ => (0..core.len())
+            .map(|i| (&core[i], &core[(i + 1) % core.len()]))
+            .collect(),
+    }
+}
+
+/// `p` in the closed convex polygon with the vertices `core` (`n >= 3`, in convex position
+/// in either winding): the orientations `o_i = cross(v_{i+1} - v_i, p - v_i)` against all
+/// its sides are all `>= 0` with one `> 0`, or all `<= 0` with one `< 0`.
+///
+/// Why this is exact: `sum_i o_i = sum_i cross(v_i, v_{i+1})`, twice the signed area, for
+/// every `p` (the terms in `p` cancel, the sides summing to zero). With a positive area
+/// (counter-clockwise) no `p` has all `o_i <= 0` and one `< 0`, every `p` with all
+/// `o_i >= 0` has one `> 0`, and those `p` are exactly the polygon (the intersection of the
+/// closed left half-planes of its sides, a zero-length side giving `o_i = 0`); a clockwise
+/// polygon is the mirror case. With zero area (all vertices on a line, or all equal) the sum
+/// is 0, so the test is never true; the core is then the union of its sides (a closed chain
+/// through the extreme points covers their segment), and the side tests of
+/// [`convex_formula`] see every point of it.
+fn point_polygon_formula(p: &PVec, core: &[PVec]) -> Formula {
+    let orientations: Vec<Poly> = core_edges(core)
+        .iter()
+        .map(|(a, b)| b.sub(a).cross(&p.sub(a)))
+        .collect();
+    let side = |all: Rel, one: Rel| {
+        Formula::All(vec![
+            Formula::All(orientations.iter().map(|o| atom(o.clone(), all)).collect()),
+            Formula::Any(orientations.iter().map(|o| atom(o.clone(), one)).collect()),
+        ])
+    };
+    Formula::Any(vec![
+        side(Rel::NonNegative, Rel::Positive),
+        side(Rel::NonPositive, Rel::Negative),
+    ])
+}
+
+/// The distance between the convex cores `a` and `b` (see [`core_edges`]) is at most
+/// `reach >= 0`: the cores share a point, or `reach > 0` and some vertex of one is within
+/// `reach` of some edge of the other.
+///
+/// **The cores share a point** iff some edge of one meets some edge of the other
+/// ([`segment_segment_formula`]) or some vertex of one lies in the other, a polygon with
+/// `n >= 3` ([`point_polygon_formula`]; a vertex in a point or a segment, or in a polygon of
+/// zero area, lies on one of its edges, which the edge tests see). "If" is clear. "Only if":
+/// say they share a point `x` but no two edges meet. First, some edge `e` of one core meets
+/// the other core `C`: either `x` is on an edge, or it is interior to both cores (a core of
+/// zero area is the union of its edges); then a vertex `v` of the first one is in the second
+/// (done), or the segment from `x` to `v`, inside the first core, leaves the second through
+/// one of its edges, which so meets the first core. Now `e` misses the edges of `C`, so `C`
+/// has positive area (else it is the union of its edges) and `e ∩ C` lies in the interior of
+/// `C`: closed and open in the connected `e` and not empty, it is all of `e`, so `e`'s
+/// endpoints, vertices, lie in `C`, which the vertex test sees.
+///
+/// **Distance.** If the cores are disjoint, let `x`, `y` be a closest pair, `d = |y - x|`
+/// and `u = (y - x) / d`. Nearest points of disjoint convex sets lie on the two parallel
+/// lines normal to `u` that separate them: `x` is in the face `F` of its core that maximises
+/// `u . z`, `y` in the face `G` of the other that minimises it, each a vertex or a segment
+/// with vertices for endpoints, and each within the union of its core's edges. `F` and `G`
+/// lie on those lines, `d` apart, and their projections along `u` overlap (at `x`), so an
+/// endpoint of one of them, a vertex `v`, projects into the other: `v` is at distance `d`
+/// from a point of an edge of the other core. No point of one core is nearer than `d` to the
+/// other, so `d` is the least distance from a vertex of one core to an edge of the other,
+/// and [`segment_disk_formula`] decides each such distance against `reach` (zero-length edges
+/// and the vertex-to-vertex case included). So the formula holds iff the distance between
+/// the cores is at most `reach`: exactly, with integer polynomial atoms of degree at most 4
+/// and no division, square root or tolerance.
+fn convex_formula(a: &[PVec], b: &[PVec], reach: &Z) -> Formula {
+    let (a_edges, b_edges) = (core_edges(a), core_edges(b));
+    let mut parts = Vec::new();
+    for (a0, a1) in &a_edges {
+        for (b0, b1) in &b_edges {
+            parts.push(segment_segment_formula(a0, a1, b0, b1));
+        }
+    }
+    for (vertices, core) in [(a, b), (b, a)] {
+        if core.len() >= 3 {
+            parts.extend(vertices.iter().map(|p| point_polygon_formula(p, core)));
+        }
+    }
+    if reach.is_positive() {
+        for (vertices, edges) in [(a, &b_edges), (b, &a_edges)] {
+            for p in vertices {
+                for (e0, e1) in edges {
+                    parts.push(segment_disk_formula(e0, e1, p, reach));
+                }
+            }
+        }
+    }
+    Formula::Any(parts)
+}
+
 // ---------------------------------------------------------------------------------------
 // Solving a formula over t in [0, 1]
 // ---------------------------------------------------------------------------------------
@@ -1066,9 +1213,11 @@ fn contact_set(formula: &Formula) -> Vec<[f64; 2]> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Dy, Formula, Poly, Rel, atom, contact_set, sign_changes};
+    use super::{
+        Dy, Formula, PVec, Poly, Rel, Scale, atom, contact_set, point_polygon_formula, sign_changes,
+    };
     // Through the re-export the other tests use.
-    use super::{Path, contact_intervals};
+    use super::{Path, contact_intervals, convex_contact_intervals};
     use bevy_math::{DVec2, Vec2};
     use num_bigint::BigInt;
     use std::time::Instant;
@@ -1804,5 +1953,490 @@ mod tests {
             }
         }
         assert!(slowest < 0.5, "slowest oracle call took {slowest} s");
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Rounded convex polygons
+    // -----------------------------------------------------------------------------------
+
+    /// A shape for [`convex_contact_intervals`]: vertex motions and radius.
+    type Convex = (Vec<[Vec2; 2]>, f32);
+
+    /// The polygon `vertices` translated by `from` at t = 0 and by `to` at t = 1.
+    fn translating(vertices: &[Vec2], from: Vec2, to: Vec2, radius: f32) -> Convex {
+        (
+            vertices.iter().map(|&p| [p + from, p + to]).collect(),
+            radius,
+        )
+    }
+
+    fn still_convex(vertices: &[Vec2], radius: f32) -> Convex {
+        translating(vertices, Vec2::ZERO, Vec2::ZERO, radius)
+    }
+
+    /// Vertex `k` moves from `start[k]` to `end[k]`.
+    fn between(start: &[Vec2], end: &[Vec2], radius: f32) -> Convex {
+        let motions = start.iter().zip(end).map(|(&p, &q)| [p, q]).collect();
+        (motions, radius)
+    }
+
+    fn convex(a: &Convex, b: &Convex) -> Vec<[f64; 2]> {
+        convex_contact_intervals(&a.0, a.1, &b.0, b.1)
+    }
+
+    fn reversed(a: &Convex) -> Convex {
+        (a.0.iter().rev().copied().collect(), a.1)
+    }
+
+    fn close(got: &[[f64; 2]], want: &[[f64; 2]], tolerance: f64) -> bool {
+        got.len() == want.len()
+            && got
+                .iter()
+                .zip(want)
+                .all(|(g, w)| (g[0] - w[0]).abs() <= tolerance && (g[1] - w[1]).abs() <= tolerance)
+    }
+
+    /// Checks both argument orders and both windings against hand-computed intervals.
+    #[track_caller]
+    fn check_convex(a: &Convex, b: &Convex, expected: &[[f64; 2]], tolerance: f64) {
+        for (x, y) in [(a, b), (b, a)] {
+            for (x, y) in [(x.clone(), y.clone()), (reversed(x), reversed(y))] {
+                let got = convex(&x, &y);
+                assert!(
+                    close(&got, expected, tolerance),
+                    "{x:?} vs {y:?}:\n   got {got:?}\n  want {expected:?}"
+                );
+            }
+        }
+    }
+
+    /// The square `[0, 1]^2`, counter-clockwise.
+    fn unit_square() -> Vec<Vec2> {
+        vec![v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, 1.0)]
+    }
+
+    #[test]
+    fn convex_square_into_square() {
+        // B = [0, 1] x [1/2, 3/2], still. A = [-3, -2] x [0, 1] moving right by 5: its x range
+        // is [-3 + 5t, -2 + 5t]; the y ranges overlap, so contact iff -2 + 5t >= 0 and
+        // -3 + 5t <= 1: t in [2/5, 4/5].
+        let square = unit_square();
+        let b = translating(&square, v(0.0, 0.5), v(0.0, 0.5), 0.0);
+        let a = translating(&square, v(-3.0, 0.0), v(2.0, 0.0), 0.0);
+        check_convex(&a, &b, &[[0.4, 0.8]], 1e-12);
+        // Stopping half inside: -2 + 5t/2 >= 0 from t = 4/5 to the end.
+        let stopping = translating(&square, v(-3.0, 0.0), v(-0.5, 0.0), 0.0);
+        check_convex(&stopping, &b, &[[0.8, 1.0]], 1e-12);
+        // Radii 1/4 + 1/4: the gap -(-2 + 5t), or -3 + 5t - 1, at most 1/2: t in [3/10, 9/10].
+        let (ra, rb) = ((a.0.clone(), 0.25), (b.0.clone(), 0.25));
+        check_convex(&ra, &rb, &[[0.3, 0.9]], 1e-12);
+        // Passing above B by 1/2 + 2^-20 (y ranges [2 + 2^-20, 3 + 2^-20] and [1/2, 3/2]):
+        // never touching; with radii 1/4 + 1/4 they touch only if the gap is <= 1/2.
+        let e = 1.0 / 1_048_576.0;
+        let above = translating(&square, v(-3.0, 2.0 + e), v(2.0, 2.0 + e), 0.25);
+        check_convex(&above, &b, &[], 1e-12);
+        check_convex(&above, &rb, &[], 1e-12);
+        // Passing exactly 1/2 above with radii 1/4 + 1/4: touching while the x ranges
+        // overlap (beyond them the distance is sqrt(g^2 + 1/4) > 1/2 for an x gap g > 0).
+        let grazing = translating(&square, v(-3.0, 2.0), v(2.0, 2.0), 0.25);
+        check_convex(&grazing, &rb, &[[0.4, 0.8]], 1e-12);
+    }
+
+    #[test]
+    fn convex_point_through_triangle() {
+        // Triangle x >= 0, y >= 0, x + y <= 4; the point (-1 + 6t, 1) is inside for
+        // 0 <= -1 + 6t <= 3: t in [1/6, 2/3].
+        let triangle = still_convex(&[v(0.0, 0.0), v(4.0, 0.0), v(0.0, 4.0)], 0.0);
+        let point = between(&[v(-1.0, 1.0)], &[v(5.0, 1.0)], 0.0);
+        check_convex(&point, &triangle, &[[1.0 / 6.0, 2.0 / 3.0]], 1e-12);
+        // Through the vertex (4, 0) only, at t = 1/2; beside it by 2^-20.
+        let through = between(&[v(4.0, -1.0)], &[v(4.0, 1.0)], 0.0);
+        check_convex(&through, &triangle, &[[0.5, 0.5]], 1e-12);
+        let x = 4.0 + 1.0 / 1_048_576.0;
+        let beside = between(&[v(x, -1.0)], &[v(x, 1.0)], 0.0);
+        check_convex(&beside, &triangle, &[], 1e-12);
+    }
+
+    #[test]
+    fn convex_star_of_david() {
+        // A = (0, 2), (-2, -1), (2, -1); B = -A. Still, they form a star: every vertex is
+        // outside the other triangle (B's (2, 1) is right of A's side x = 2 - 2 (y + 1) / 3,
+        // which is at x = 2/3 for y = 1; (0, -2) is below A's base y = -1; A's by symmetry),
+        // and only their sides cross.
+        let a_vertices = [v(0.0, 2.0), v(-2.0, -1.0), v(2.0, -1.0)];
+        let b_vertices = [v(0.0, -2.0), v(2.0, 1.0), v(-2.0, 1.0)];
+        let a = still_convex(&a_vertices, 0.0);
+        check_convex(&a, &still_convex(&b_vertices, 0.0), &[[0.0, 1.0]], 1e-12);
+        // The premise: the vertex tests alone find nothing.
+        let scale = Scale::new(&[]);
+        let core = |vs: &[Vec2]| -> Vec<PVec> {
+            vs.iter().map(|&p| PVec::moving([p, p], &scale)).collect()
+        };
+        let (ca, cb) = (core(&a_vertices), core(&b_vertices));
+        let vertices_only = Formula::Any(
+            cb.iter()
+                .map(|p| point_polygon_formula(p, &ca))
+                .chain(ca.iter().map(|p| point_polygon_formula(p, &cb)))
+                .collect(),
+        );
+        assert!(contact_set(&vertices_only).is_empty());
+        // B sliding through A by h = -4 + 8t: they meet iff (h, 0) is in A - B = A + A = 2A,
+        // the triangle (0, 4), (-4, -2), (4, -2), whose side x = 4 - 2 (y + 2) / 3 is at
+        // x = 8/3 for y = 0: |-4 + 8t| <= 8/3, t in [1/6, 5/6], a star at t = 1/2.
+        let b = translating(&b_vertices, v(-4.0, 0.0), v(4.0, 0.0), 0.0);
+        check_convex(&a, &b, &[[1.0 / 6.0, 5.0 / 6.0]], 1e-12);
+    }
+
+    #[test]
+    fn convex_rotating_square_grazes_a_point() {
+        // The square |x| + |y| <= 5 turned by the rotation (3/5, 4/5): each vertex moves
+        // linearly, so at t the square is M D with M = [[a, -b], [b, a]], a = 1 - 2t/5,
+        // b = 4t/5 (a turning, shrinking square: convex at every t). P = (4, 2) is in it iff
+        // |x'| + |y'| <= 5 for (x', y') = M^-1 P = (4a + 2b, 2a - 4b) / (a^2 + b^2)
+        // = (4, 2 - 4t) / (a^2 + b^2), i.e. 4 + |2 - 4t| <= 5 - 4t + 4t^2, i.e. with
+        // u = t - 1/2: |u| <= u^2, only u = 0: the corner (5 - 2t, 4t) passes through P at
+        // t = 1/2.
+        let start = [v(5.0, 0.0), v(0.0, 5.0), v(-5.0, 0.0), v(0.0, -5.0)];
+        let end = [v(3.0, 4.0), v(-4.0, 3.0), v(-3.0, -4.0), v(4.0, -3.0)];
+        let square = between(&start, &end, 0.0);
+        check_convex(
+            &square,
+            &still_convex(&[v(4.0, 2.0)], 0.0),
+            &[[0.5, 0.5]],
+            1e-12,
+        );
+        // Beyond the corner by 2^-10: missed.
+        let beyond = still_convex(&[v(4.0 + 1.0 / 1024.0, 2.0)], 0.0);
+        check_convex(&square, &beyond, &[], 1e-12);
+    }
+
+    #[test]
+    fn convex_rounded_square_reaches_a_point() {
+        // The square [-1, 1]^2 with radius 1, centre (-5 + 5t, 0) (stopping at the origin).
+        let core = [v(-1.0, -1.0), v(1.0, -1.0), v(1.0, 1.0), v(-1.0, 1.0)];
+        let rounded = |radius| translating(&core, v(-5.0, 0.0), Vec2::ZERO, radius);
+        // The point (0, 1/2) faces the right side: distance 4 - 5t <= 1 from t = 3/5 on.
+        let face = still_convex(&[v(0.0, 0.5)], 0.0);
+        check_convex(&rounded(1.0), &face, &[[0.6, 1.0]], 1e-12);
+        // The point (0, 3/2) meets the rounded corner (1, 1) first: (4 - 5t)^2 + 1/4 <= 1,
+        // t >= (4 - sqrt(3/4)) / 5 (where 5 - 5t = 1 + sqrt(3/4) > 1, so beyond the side).
+        let corner = still_convex(&[v(0.0, 1.5)], 0.0);
+        let t = (4.0 - 0.75f64.sqrt()) / 5.0;
+        check_convex(&rounded(1.0), &corner, &[[t, 1.0]], 1e-9);
+        // The same with the radius split 1/2 + 1/2 between the shapes; with none, the bare
+        // square never reaches (0, 3/2).
+        let half = still_convex(&[v(0.0, 1.5)], 0.5);
+        check_convex(&rounded(0.5), &half, &[[t, 1.0]], 1e-9);
+        check_convex(&rounded(0.0), &corner, &[], 1e-12);
+    }
+
+    #[test]
+    fn convex_radius_sum_is_exact() {
+        // 0.1f32 + 0.2f32 rounds in f32; the oracle adds them exactly (in f64 the sum of
+        // these two 24-bit significands is exact), and the time error of the rounded sum,
+        // about 4e-9, is far above the tolerance. A point (-1 + 2t, 0) with radius 0.1f32
+        // against the origin with radius 0.2f32: |-1 + 2t| <= r, t in [(1 - r)/2, (1 + r)/2].
+        let r = f64::from(0.1f32) + f64::from(0.2f32);
+        assert_ne!(
+            f64::from(0.1f32 + 0.2f32),
+            r,
+            "the test needs a rounded f32 sum"
+        );
+        let moving = between(&[v(-1.0, 0.0)], &[v(1.0, 0.0)], 0.1);
+        let origin = still_convex(&[Vec2::ZERO], 0.2);
+        check_convex(
+            &moving,
+            &origin,
+            &[[(1.0 - r) / 2.0, (1.0 + r) / 2.0]],
+            1e-12,
+        );
+    }
+
+    #[test]
+    fn convex_degenerate_cores() {
+        // A polygon with a repeated vertex, and a triangle collapsing to the segment
+        // [(0, 0), (2, 0)] at t = 1/2 (its third vertex (1, 1 - 2t) crosses that line): the
+        // point (1, -1/2) is inside for 1 - 2t <= -1/2, from t = 3/4 on.
+        let repeated = still_convex(&[v(0.0, 0.0), v(4.0, 0.0), v(4.0, 0.0), v(0.0, 4.0)], 0.0);
+        let point = between(&[v(-1.0, 1.0)], &[v(5.0, 1.0)], 0.0);
+        check_convex(&point, &repeated, &[[1.0 / 6.0, 2.0 / 3.0]], 1e-12);
+        let flipping = between(
+            &[v(0.0, 0.0), v(2.0, 0.0), v(1.0, 1.0)],
+            &[v(0.0, 0.0), v(2.0, 0.0), v(1.0, -1.0)],
+            0.0,
+        );
+        let below = still_convex(&[v(1.0, -0.5)], 0.0);
+        check_convex(&flipping, &below, &[[0.75, 1.0]], 1e-12);
+        // A point off the collapsed triangle's line is never "inside" it at t = 1/2; a point
+        // on its segment is touched then only: (1, -1/2 + t) reaches (1, 0) at t = 1/2,
+        // while the apex (1, 1 - 2t) is above it before and below it after.
+        let rising = between(&[v(1.0, -0.5)], &[v(1.0, 0.5)], 0.0);
+        check_convex(&flipping, &rising, &[[0.5, 0.5]], 1e-12);
+        // A polygon with all its vertices at one point is that point.
+        let dot = still_convex(&[v(1.0, 1.0); 3], 0.0);
+        check_convex(
+            &dot,
+            &between(&[v(0.0, 0.0)], &[v(2.0, 2.0)], 0.0),
+            &[[0.5, 0.5]],
+            1e-12,
+        );
+        check_convex(&dot, &still_convex(&[v(3.0, 3.0)], 0.0), &[], 1e-12);
+    }
+
+    #[test]
+    #[should_panic(expected = "non-negative")]
+    fn convex_negative_radius_panics() {
+        convex_contact_intervals(&[still(Vec2::ZERO)], -1.0, &[still(Vec2::ONE)], 0.0);
+    }
+
+    #[test]
+    #[should_panic(expected = "at least one vertex")]
+    fn convex_empty_shape_panics() {
+        convex_contact_intervals(&[], 0.0, &[still(Vec2::ONE)], 0.0);
+    }
+
+    #[test]
+    #[should_panic(expected = "finite")]
+    fn convex_non_finite_input_panics() {
+        convex_contact_intervals(&[still(v(f32::NAN, 0.0))], 0.0, &[still(Vec2::ONE)], 0.0);
+    }
+
+    /// An old path as a rounded convex polygon: a point, a segment, a circle (a point with
+    /// a radius) or a box (its four corners, which must be exact in `f32`).
+    fn as_convex(path: &Path) -> Convex {
+        match *path {
+            Path::Point(p) => (vec![p], 0.0),
+            Path::Segment { a, b } => (vec![a, b], 0.0),
+            Path::Circle { center, radius } => (vec![center], radius),
+            Path::Aabb {
+                center,
+                half_extents: h,
+            } => {
+                let corners = [v(-h.x, -h.y), v(h.x, -h.y), v(h.x, h.y), v(-h.x, h.y)];
+                let motions = corners
+                    .iter()
+                    .map(|&k| {
+                        center.map(|c| {
+                            let p = c + k;
+                            assert!(
+                                p.as_dvec2() == c.as_dvec2() + k.as_dvec2(),
+                                "a corner must be exact"
+                            );
+                            p
+                        })
+                    })
+                    .collect();
+                (motions, 0.0)
+            }
+        }
+    }
+
+    /// The same intervals from [`contact_intervals`] and [`convex_contact_intervals`], in
+    /// both argument orders; where just one shape has a radius, also with the radius moved
+    /// to the other shape (the distance between the cores is what counts).
+    #[track_caller]
+    fn check_against_paths(a: &Path, b: &Path) {
+        let want = contact_intervals(a, b);
+        let (ca, cb) = (as_convex(a), as_convex(b));
+        let mut pairs = vec![(ca.clone(), cb.clone())];
+        if (ca.1 == 0.0) != (cb.1 == 0.0) {
+            let r = ca.1 + cb.1;
+            pairs.push(((ca.0.clone(), r), (cb.0.clone(), 0.0)));
+            pairs.push(((ca.0.clone(), 0.0), (cb.0.clone(), r)));
+        }
+        for (x, y) in pairs {
+            for (x, y) in [(&x, &y), (&y, &x)] {
+                let got = convex(x, y);
+                assert!(
+                    close(&got, &want, 1e-12),
+                    "{a:?} vs {b:?} as {x:?} vs {y:?}:\n   got {got:?}\n  want {want:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn convex_matches_the_old_shapes() {
+        // Points, segments and circles (kinds 0, 1, 2 of the random paths).
+        let mut rng = Rng(0xc0_4e_e5);
+        for ka in 0..3 {
+            for kb in ka..3 {
+                for _ in 0..25 {
+                    check_against_paths(&rng.path(ka), &rng.path(kb));
+                }
+            }
+        }
+    }
+
+    /// A multiple of 1/256 in [-3, 3], so that a box's corners are exact in `f32`.
+    fn grid_coord(rng: &mut Rng) -> f32 {
+        (rng.below(1537) as f32 - 768.0) / 256.0
+    }
+
+    fn grid_point(rng: &mut Rng) -> Vec2 {
+        v(grid_coord(rng), grid_coord(rng))
+    }
+
+    /// Still (1 in 4) or moving, on the grid.
+    fn grid_motion(rng: &mut Rng) -> [Vec2; 2] {
+        let p = grid_point(rng);
+        if rng.below(4) == 0 {
+            [p, p]
+        } else {
+            [p, grid_point(rng)]
+        }
+    }
+
+    #[test]
+    fn convex_boxes_match_aabbs() {
+        let mut rng = Rng(0xb0_c5_e5);
+        for kind in 0..4 {
+            for _ in 0..12 {
+                let (ha, hb) = (v(rng.size(), rng.size()), v(rng.size(), rng.size()));
+                let a = aabb_path(grid_motion(&mut rng), ha);
+                let b = match kind {
+                    0 => Path::Point(grid_motion(&mut rng)),
+                    1 => Path::Segment {
+                        a: grid_motion(&mut rng),
+                        b: grid_motion(&mut rng),
+                    },
+                    2 => Path::Circle {
+                        center: grid_motion(&mut rng),
+                        radius: hb.x,
+                    },
+                    _ => aabb_path(grid_motion(&mut rng), hb),
+                };
+                check_against_paths(&a, &b);
+            }
+        }
+    }
+
+    fn aabb_path(center: [Vec2; 2], half_extents: Vec2) -> Path {
+        Path::Aabb {
+            center,
+            half_extents,
+        }
+    }
+
+    /// The separation of two convex polygons (`n >= 3`) at one time, in `f64`: their
+    /// distance when apart, else minus the least overlap along a side's normal (separating
+    /// axis test, independent of the oracle's formula).
+    fn polygon_separation(a: &[DVec2], b: &[DVec2]) -> f64 {
+        let mut best = f64::NEG_INFINITY;
+        for poly in [a, b] {
+            for (p, q) in poly.iter().zip(poly.iter().cycle().skip(1)) {
+                let side = *q - *p;
+                let axis = side.perp() / side.length();
+                let range = |ps: &[DVec2]| {
+                    ps.iter()
+                        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                            (lo.min(axis.dot(*x)), hi.max(axis.dot(*x)))
+                        })
+                };
+                let ((alo, ahi), (blo, bhi)) = (range(a), range(b));
+                best = best.max((blo - ahi).max(alo - bhi));
+            }
+        }
+        if best <= 0.0 {
+            return best;
+        }
+        let mut distance = f64::INFINITY;
+        for (ps, qs) in [(a, b), (b, a)] {
+            for &p in ps {
+                for (&q0, &q1) in qs.iter().zip(qs.iter().cycle().skip(1)) {
+                    distance = distance.min(point_segment_distance(p, q0, q1));
+                }
+            }
+        }
+        distance
+    }
+
+    /// A random convex polygon (`n >= 3`, integer vertices that are multiples of 5) turning
+    /// by a rotation with rational cosine and sine while its origin moves: vertex `w` moves
+    /// from `c0 + w` to `c1 + R w`, so at `t` the polygon is `c(t) + ((1 - t) I + t R) w`, a
+    /// similar copy (a scaled rotation, never singular for these rotations): convex.
+    fn turning_polygon(rng: &mut Rng) -> Convex {
+        const SHAPES: [&[[f32; 2]]; 5] = [
+            &[[0.0, 0.0], [2.0, 0.0], [0.0, 1.0]],
+            &[[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]],
+            &[
+                [0.0, -2.0],
+                [2.0, -1.0],
+                [1.0, 2.0],
+                [-1.0, 2.0],
+                [-2.0, -1.0],
+            ],
+            &[
+                [2.0, 0.0],
+                [1.0, 2.0],
+                [-1.0, 2.0],
+                [-2.0, 0.0],
+                [-1.0, -2.0],
+                [1.0, -2.0],
+            ],
+            &[[0.0, 0.0], [3.0, 0.0], [3.0, 1.0]],
+        ];
+        // (cos, sin) times 5: none is a half turn, where (1 - t) I + t R vanishes at t = 1/2.
+        const TURNS: [[f32; 2]; 5] = [[5.0, 0.0], [3.0, 4.0], [4.0, -3.0], [-3.0, 4.0], [0.0, 5.0]];
+        let shape = SHAPES[rng.below(5) as usize];
+        let [c, s] = TURNS[rng.below(5) as usize];
+        let mut centre = || v(rng.below(61) as f32 - 30.0, rng.below(61) as f32 - 30.0);
+        let (c0, c1) = (centre(), centre());
+        let motions = shape
+            .iter()
+            .map(|&[x, y]| {
+                let w = v(5.0 * x, 5.0 * y);
+                [c0 + w, c1 + v(c * x - s * y, s * x + c * y)]
+            })
+            .collect();
+        (motions, [0.0, 0.5, 2.0][rng.below(3) as usize])
+    }
+
+    #[test]
+    fn convex_turning_polygons_sane() {
+        let mut rng = Rng(0x0007_0000_000e_5a7e);
+        let mut slowest = 0.0f64;
+        let (mut touching, mut apart) = (0, 0);
+        for _ in 0..60 {
+            let (a, b) = (turning_polygon(&mut rng), turning_polygon(&mut rng));
+            let clock = Instant::now();
+            let got = convex(&a, &b);
+            slowest = slowest.max(clock.elapsed().as_secs_f64());
+            let back = convex(&b, &a);
+            assert!(close(&got, &back, 1e-12), "{got:?} / {back:?}");
+            for (k, i) in got.iter().enumerate() {
+                assert!(0.0 <= i[0] && i[0] <= i[1] && i[1] <= 1.0, "{got:?}");
+                assert!(k == 0 || got[k - 1][1] < i[0], "{got:?}");
+            }
+            let reach = f64::from(a.1) + f64::from(b.1);
+            let at = |shape: &Convex, t: f64| -> Vec<DVec2> {
+                shape.0.iter().map(|&m| lerp(m, t)).collect()
+            };
+            let times = (0..=128)
+                .map(|k| f64::from(k) / 128.0)
+                .chain(got.iter().flat_map(|i| [i[0], 0.5 * (i[0] + i[1]), i[1]]));
+            for t in times {
+                let gap = polygon_separation(&at(&a, t), &at(&b, t)) - reach;
+                let near = got.iter().any(|i| i[0] - 1e-9 <= t && t <= i[1] + 1e-9);
+                assert!(
+                    near || gap > -1e-6,
+                    "{a:?} vs {b:?}: in contact by {gap} at t = {t}, got {got:?}"
+                );
+                assert!(
+                    !near || gap < 1e-6,
+                    "{a:?} vs {b:?}: apart by {gap} at t = {t}, got {got:?}"
+                );
+            }
+            if got.is_empty() {
+                apart += 1;
+            } else {
+                touching += 1;
+            }
+        }
+        assert!(
+            touching >= 10 && apart >= 5,
+            "{touching} touching, {apart} apart"
+        );
+        assert!(slowest < 2.0, "slowest oracle call took {slowest} s");
     }
 }
