@@ -73,4 +73,36 @@ fn one_warning_per_unusable_collider_naming_it() {
         3,
         "a different reason is reported"
     );
+
+    // An axis-aligned box on a rotated transform works (the rotation is ignored) and is
+    // warned about once, by name; one on an unrotated transform is not.
+    let turned = app
+        .world_mut()
+        .spawn((
+            Collider::aabb(Vec2::ONE),
+            Transform::from_rotation(Quat::from_rotation_z(0.3)),
+        ))
+        .id();
+    let straight = app
+        .world_mut()
+        .spawn((
+            Collider::aabb(Vec2::ONE),
+            Transform::from_xyz(50.0, 0.0, 0.0),
+        ))
+        .id();
+    for _ in 0..5 {
+        app.update();
+    }
+    let warnings = WARNINGS.lock().unwrap().clone();
+    assert_eq!(warnings.len(), 4, "{warnings:?}");
+    assert!(
+        warnings[3].contains(&turned.to_string()) && warnings[3].contains("rotat"),
+        "{warnings:?}"
+    );
+    assert!(
+        !warnings.iter().any(|w| w.contains(&straight.to_string())),
+        "{warnings:?}"
+    );
+    let skipped = app.world().resource::<SkippedColliders>();
+    assert!(skipped.reason(turned).is_none(), "still swept, not skipped");
 }

@@ -73,7 +73,9 @@ impl Collider {
         Collider::Circle { radius }
     }
 
-    /// An axis-aligned box of `half_extents` around the entity's origin.
+    /// An axis-aligned box of `half_extents` around the entity's origin. It never turns:
+    /// the transform's scale sizes it, its rotation is ignored, and the plugin warns once,
+    /// naming the entity, when it finds one on a rotated transform.
     #[must_use]
     pub const fn aabb(half_extents: Vec2) -> Self {
         Collider::Aabb { half_extents }
@@ -261,6 +263,9 @@ pub struct SweptPath {
     /// without being swept again.
     #[reflect(ignore)]
     pub(crate) resting: bool,
+    /// An axis-aligned box on a rotated transform was warned about (once per collider).
+    #[reflect(ignore)]
+    pub(crate) warned_rotated: bool,
 }
 
 /// An [`Affine2`] stored without its 16-byte alignment: 24 bytes instead of 32, so that

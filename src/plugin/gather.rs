@@ -135,6 +135,8 @@ pub(crate) struct Gathered {
     /// Colliders that start resting, and resting ones that stop.
     start_resting: Vec<Entity>,
     stop_resting: Vec<Entity>,
+    /// Axis-aligned boxes found on a rotated transform for the first time.
+    rotated_aabbs: Vec<Entity>,
 }
 
 /// The gather's query: every collider and what its motion depends on.
@@ -213,6 +215,7 @@ pub(crate) fn gather(
         local.usable_again.clear();
         local.start_resting.clear();
         local.stop_resting.clear();
+        local.rotated_aabbs.clear();
     }
     // Resting colliders gone since the last tick (despawned, or no longer colliders).
     let gone = resting.iter().len() != colliders.resting.len();
@@ -262,6 +265,12 @@ pub(crate) fn gather(
         }
         for &entity in &local.stop_resting {
             commands.entity(entity).try_remove::<Resting>();
+        }
+        for &entity in &local.rotated_aabbs {
+            log::warn!(
+                "bevy_sweep: collider {entity} is an axis-aligned box (Collider::aabb) on a \
+                 rotated transform: the box does not turn, its rotation is ignored"
+            );
         }
         changed |= !local.start_resting.is_empty() || !local.stop_resting.is_empty();
     }
@@ -346,6 +355,13 @@ fn gather_one(
     };
     if !skipped.is_empty() && skipped.contains_key(&entity) {
         local.usable_again.push(entity);
+    }
+    if !swept.warned_rotated
+        && matches!(collider, Collider::Aabb { .. })
+        && world.is_ok_and(|w| w.matrix2.x_axis.y != 0.0 || w.matrix2.y_axis.x != 0.0)
+    {
+        swept.warned_rotated = true;
+        local.rotated_aabbs.push(entity);
     }
     swept.still_for = if is_still(&path) {
         (swept.still_for + 1).min(2)
