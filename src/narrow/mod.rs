@@ -52,7 +52,7 @@
 //! rounded box, a convex polygon): [`convex_contact_intervals`]. Contact between two of them
 //! can begin or end only when a vertex of one comes within the summed radius of an edge or
 //! vertex of the other, so the same sweeps and quartic find its moments. It gives the basic
-//! shapes' contacts too, at 1.5–25× their own solvers' cost per pair.
+//! shapes' contacts too, at 1.4–25× their own solvers' cost per pair.
 
 mod batch;
 mod intervals;

@@ -49,6 +49,9 @@ pub(crate) fn prepare(
         }
         // New, re-inserted (the entity may have moved while it had no collider) or
         // teleported: start from here.
+        if collider.is_added() {
+            swept.warned_rotated = false;
+        }
         if swept.path.is_none() || teleport || collider.is_added() {
             let world = world_plane(entity, &transforms).ok();
             swept.start = world.map(|w| collider.shape_in(&w)).filter(usable);
@@ -356,12 +359,14 @@ fn gather_one(
     if !skipped.is_empty() && skipped.contains_key(&entity) {
         local.usable_again.push(entity);
     }
-    if !swept.warned_rotated
-        && matches!(collider, Collider::Aabb { .. })
-        && world.is_ok_and(|w| w.matrix2.x_axis.y != 0.0 || w.matrix2.y_axis.x != 0.0)
-    {
+    // An axis-aligned box on a turned transform (a half turn or a mirror leaves it as it
+    // is, and rounding leaves off-axis entries of a few `1e-8`): warned about once.
+    let is_aabb = matches!(collider, Collider::Aabb { .. });
+    if is_aabb && !swept.warned_rotated && world.is_ok_and(|w| turns(w.matrix2)) {
         swept.warned_rotated = true;
         local.rotated_aabbs.push(entity);
+    } else if !is_aabb && swept.warned_rotated {
+        swept.warned_rotated = false;
     }
     swept.still_for = if is_still(&path) {
         (swept.still_for + 1).min(2)
@@ -398,6 +403,12 @@ fn gather_one(
         });
         local.bounds.push(bounds);
     }
+}
+
+/// `true` if the linear map turns the axes (beyond rounding): an off-axis entry larger than
+/// `1e-5` of its column.
+fn turns(m: bevy::math::Mat2) -> bool {
+    m.x_axis.y.abs() > 1e-5 * m.x_axis.length() || m.y_axis.x.abs() > 1e-5 * m.y_axis.length()
 }
 
 /// Rebuilds the resting group from the colliders that rest now, and wakes the contacts of

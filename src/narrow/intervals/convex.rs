@@ -284,9 +284,10 @@ pub fn convex_contact_intervals(a: &ConvexPath, b: &ConvexPath) -> Intervals {
     let size = scale(a.vertices).max(scale(b.vertices)).max(radius);
     let margin = NEAR * size;
 
-    // 8 × 8 vertex–vertex meetings (2 moments each) and 2 × 8 × 8 vertex–edge ones (at most
-    // 2 for a sweep, 4 for a quartic).
-    let mut moments = Moments::<{ 2 * 64 + 4 * 128 }>::default();
+    // Vertex–vertex meetings (2 moments each) and vertex–edge ones both ways (at most 2 for
+    // a sweep, 4 for a quartic).
+    const MOST: usize = ConvexPath::MAX_VERTICES * ConvexPath::MAX_VERTICES * (2 + 2 * 4);
+    let mut moments = Moments::<MOST>::default();
     for (p, q) in [(a, b), (b, a)] {
         for (i, j) in q.edges() {
             let (e0, e1) = (q.vertices[i], q.vertices[j]);
@@ -327,12 +328,16 @@ pub fn convex_contact_intervals(a: &ConvexPath, b: &ConvexPath) -> Intervals {
         p.cores_meet(&q) || (radius > 0.0 && p.within(&q, radius))
     };
     let tolerance = f64::from(radius) + f64::from(margin);
+    let near = |t: f32| Pose::at(a, t).distance(&Pose::at(b, t)) <= tolerance;
+    // Without a radius every moment is a vertex on an edge or on a vertex: a contact. With
+    // one, a root of the quartic may be a near miss it could not tell from a tangency, so
+    // each is confirmed, as the segment–circle solver does.
     assemble(
         moments,
         touch_exact(0.0),
         touch_exact(1.0),
-        |_| true,
-        |t| Pose::at(a, t).distance(&Pose::at(b, t)) <= tolerance,
+        |t| radius == 0.0 || near(t),
+        near,
     )
 }
 
