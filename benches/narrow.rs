@@ -62,6 +62,11 @@ fn kind_name(path: &ShapePath) -> (u8, &'static str) {
         ShapePath::Segment { .. } => (1, "segment"),
         ShapePath::Circle { .. } => (2, "circle"),
         ShapePath::Aabb { .. } => (3, "box"),
+        ShapePath::Convex(c) => match c.path().vertices.len() {
+            2 => (4, "capsule"),
+            4 => (5, "rectangle"),
+            _ => (6, "polygon"),
+        },
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::SweepSettings;
 use crate::narrow::Shape;
-use crate::plugin::{CollisionEvent, CollisionKind, SweptPath};
+use crate::plugin::{Collider, CollisionEvent, CollisionKind, SweptPath};
 use bevy::app::{App, Plugin, Update};
 use bevy::color::{Alpha, Color, Mix};
 use bevy::ecs::prelude::*;
@@ -93,16 +93,51 @@ fn shape(gizmos: &mut Gizmos, shape: &Shape, color: Color, unit: f32) {
             2.0 * half_extents,
             color,
         ),
+        Shape::Convex(convex) => rounded_polygon(gizmos, convex.vertices(), convex.radius(), color),
+    }
+}
+
+/// A polygon's outline grown by `radius`: each edge moved out by the radius, and an arc
+/// (drawn as a circle) at each vertex; a lone vertex is a circle.
+fn rounded_polygon(gizmos: &mut Gizmos, vertices: &[Vec2], radius: f32, color: Color) {
+    let n = vertices.len();
+    if radius <= 0.0 {
+        match n {
+            1 => gizmos.cross_2d(Isometry2d::from_translation(vertices[0]), 0.1, color),
+            2 => gizmos.line_2d(vertices[0], vertices[1], color),
+            _ => gizmos.linestrip_2d(vertices.iter().chain(&vertices[..1]).copied(), color),
+        }
+        return;
+    }
+    for &v in vertices {
+        gizmos.circle_2d(Isometry2d::from_translation(v), radius, color);
+    }
+    let edges = if n == 2 {
+        1
+    } else if n > 2 {
+        n
+    } else {
+        0
+    };
+    for i in 0..edges {
+        let (a, b) = (vertices[i], vertices[(i + 1) % n]);
+        let Some(out) = (b - a).perp().try_normalize() else {
+            continue;
+        };
+        for side in [out, -out] {
+            gizmos.line_2d(a + side * radius, b + side * radius, color);
+        }
     }
 }
 
 /// The moving vertices of a shape (points whose straight paths are drawn).
-fn vertices(shape: &Shape) -> [Option<Vec2>; 2] {
+fn vertices(shape: &Shape) -> Vec<Vec2> {
     match *shape {
         Shape::Point(p) | Shape::Circle { center: p, .. } | Shape::Aabb { center: p, .. } => {
-            [Some(p), None]
+            vec![p]
         }
-        Shape::Segment(a, b) => [Some(a), Some(b)],
+        Shape::Segment(a, b) => vec![a, b],
+        Shape::Convex(convex) => convex.vertices().to_vec(),
     }
 }
 
@@ -110,12 +145,22 @@ fn draw(
     mut gizmos: Gizmos,
     settings: Res<SweepDebugSettings>,
     sweep: Res<SweepSettings>,
-    paths: Query<&SweptPath>,
+    paths: Query<(&SweptPath, &Collider)>,
     recent: Res<RecentContacts>,
     time: Res<Time<Real>>,
 ) {
     let unit = sweep.length_unit;
-    for swept in &paths {
+    for (swept, collider) in &paths {
+        // A polyline: edge by edge.
+        for (_, edge) in swept.polyline_edges(collider) {
+            let (start, end) = (edge.at(0.0), edge.at(1.0));
+            if settings.colliders {
+                shape(&mut gizmos, &end, settings.collider_color, unit);
+            }
+            if settings.paths && start != end {
+                shape(&mut gizmos, &start, settings.path_color, unit);
+            }
+        }
         let Some(path) = swept.path else { continue };
         let (start, end) = (path.at(0.0), path.at(1.0));
         if settings.colliders {
@@ -124,9 +169,7 @@ fn draw(
         if settings.paths && start != end {
             shape(&mut gizmos, &start, settings.path_color, unit);
             for (from, to) in vertices(&start).into_iter().zip(vertices(&end)) {
-                if let (Some(from), Some(to)) = (from, to) {
-                    gizmos.line_2d(from, to, settings.path_color);
-                }
+                gizmos.line_2d(from, to, settings.path_color);
             }
         }
     }

@@ -15,13 +15,15 @@ pub use plugin::{SweepDiagnosticsPlugin, SweepPlugin, SweepSettings, SweepSystem
 #[cfg(feature = "plugin")]
 pub mod components {
     pub use crate::plugin::{
-        AngularVelocity, Collider, CollisionLayers, SweptPath, Teleport, Velocity,
+        AngularVelocity, Body, Collider, CollidingEntities, CollisionLayers, SweptPath, Teleport,
+        Velocity,
     };
 }
 
 /// Events and the contact state.
 #[cfg(feature = "plugin")]
 pub mod events {
+    pub use crate::narrow::Feature;
     pub use crate::plugin::{
         CollisionEvent, CollisionKind, Contact, Contacts, SkippedColliders, SweepStats,
     };
@@ -30,7 +32,7 @@ pub mod events {
 /// Spatial queries: [`SweepQuery`](query::SweepQuery).
 #[cfg(feature = "plugin")]
 pub mod query {
-    pub use crate::plugin::{QueryFilter, RayHit, SweepQuery};
+    pub use crate::plugin::{PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery};
 }
 
 /// Everything a game needs: `use bevy_sweep::prelude::*;`.

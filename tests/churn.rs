@@ -161,7 +161,7 @@ impl Scene {
         let (collider, place) = (self.collider(), self.place());
         let layers = LAYERS[self.rng.random_range(0..3)];
         let mut entity = world.spawn((
-            collider,
+            collider.clone(),
             Transform::from_translation(place.extend(0.0)),
             layers,
         ));

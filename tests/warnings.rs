@@ -123,4 +123,86 @@ fn one_warning_per_unusable_collider_naming_it() {
     }
     let skipped = app.world().resource::<SkippedColliders>();
     assert!(skipped.reason(turned).is_none(), "still swept, not skipped");
+
+    // The new shapes' bad input: a capsule without a radius, a rectangle of zero width, a
+    // polygon built by hand from points that are not convex are skipped, each warned about
+    // once by name; a polyline with a repeated point keeps its other edges and is warned
+    // about once.
+    let before = WARNINGS.lock().unwrap().len();
+    let thin = app
+        .world_mut()
+        .spawn((
+            Collider::capsule(Vec2::ZERO, Vec2::X, 0.0),
+            Transform::from_xyz(100.0, 0.0, 0.0),
+        ))
+        .id();
+    let flat_rectangle = app
+        .world_mut()
+        .spawn((
+            Collider::rectangle(Vec2::new(0.0, 1.0)),
+            Transform::from_xyz(200.0, 0.0, 0.0),
+        ))
+        .id();
+    let dart = app
+        .world_mut()
+        .spawn((
+            Collider::ConvexPolygon {
+                vertices: vec![
+                    Vec2::ZERO,
+                    Vec2::new(4.0, 0.0),
+                    Vec2::new(1.0, 1.0),
+                    Vec2::new(0.0, 4.0),
+                ],
+            },
+            Transform::from_xyz(300.0, 0.0, 0.0),
+        ))
+        .id();
+    let repeated = app
+        .world_mut()
+        .spawn((
+            Collider::polyline(&[Vec2::ZERO, Vec2::ZERO, Vec2::new(0.0, 10.0)]).unwrap(),
+            Transform::from_xyz(400.0, 0.0, 0.0),
+        ))
+        .id();
+    // A point crossing the polyline's remaining edge.
+    let dot = app
+        .world_mut()
+        .spawn((
+            Collider::point(),
+            Transform::from_xyz(395.0, 5.0, 0.0),
+            Velocity(Vec2::new(640.0, 0.0)),
+        ))
+        .id();
+    let mut crossed = 0;
+    app.add_observer(move |contact: On<CollisionEvent>| {
+        assert!(contact.entity == dot || contact.other == dot);
+    });
+    for _ in 0..5 {
+        app.update();
+        crossed += app.world().resource::<SweepStats>().events;
+    }
+    let warnings = WARNINGS.lock().unwrap()[before..].to_vec();
+    assert_eq!(warnings.len(), 4, "{warnings:?}");
+    for (entity, word) in [
+        (thin, "radius"),
+        (flat_rectangle, "rectangle"),
+        (dart, "convex"),
+        (repeated, "repeated"),
+    ] {
+        let about: Vec<_> = warnings
+            .iter()
+            .filter(|w| w.contains(&entity.to_string()))
+            .collect();
+        assert_eq!(about.len(), 1, "{entity}: {warnings:?}");
+        assert!(about[0].contains(word), "{entity}: {warnings:?}");
+    }
+    let skipped = app.world().resource::<SkippedColliders>();
+    for entity in [thin, flat_rectangle, dart] {
+        assert!(skipped.reason(entity).is_some(), "{entity}");
+    }
+    assert!(
+        skipped.reason(repeated).is_none(),
+        "a polyline with edges left"
+    );
+    assert_eq!(crossed, 1, "the point crosses the remaining edge once");
 }

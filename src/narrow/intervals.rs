@@ -147,6 +147,10 @@ pub fn contact_intervals(a: &ShapePath, b: &ShapePath) -> Intervals {
 pub(crate) fn contact_intervals_of_valid(a: &ShapePath, b: &ShapePath) -> Intervals {
     debug_assert!(a.is_valid() && b.is_valid());
     let (a, b) = if a.rank() <= b.rank() { (a, b) } else { (b, a) };
+    // Rounded polygons (the highest rank): the general solver.
+    if let ShapePath::Convex(convex) = b {
+        return convex_contact_intervals(&ConvexVertices::from(a).path(), &convex.path());
+    }
     // The segment solvers collect and test many candidate moments; most candidate pairs of
     // a busy scene are nowhere near each other at any one moment, and a few operations
     // prove it. (The other pairs are solved exactly in about as few.)
@@ -182,6 +186,8 @@ fn bounding_disk(path: &ShapePath) -> ([DVec2; 2], f64) {
             center,
             half_extents,
         } => (center.map(Vec2::as_dvec2), half_extents.as_dvec2().length()),
+        // Solved by the general solver, which has its own.
+        ShapePath::Convex(_) => ([DVec2::ZERO; 2], f64::INFINITY),
     }
 }
 

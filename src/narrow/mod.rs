@@ -66,5 +66,6 @@ pub(crate) use intervals::contact_intervals_of_valid;
 pub use intervals::{
     ConvexPath, ConvexVertices, Intervals, contact_intervals, convex_contact_intervals,
 };
-pub use path::{Shape, ShapePath};
-pub use witness::{Witness, witness};
+pub use path::{ConvexShape, Shape, ShapePath};
+pub(crate) use witness::project;
+pub use witness::{Feature, Witness, witness};

@@ -1,5 +1,6 @@
 //! Shapes at one moment, and their motion over a step.
 
+use super::intervals::{ConvexPath, ConvexVertices};
 use bevy_math::{Vec2, bounding::Aabb2d};
 
 /// One shape, in world space, at one moment.
@@ -23,6 +24,79 @@ pub enum Shape {
         /// Half the size on each axis, `> 0`.
         half_extents: Vec2,
     },
+    /// A convex polygon of one to [`ConvexPath::MAX_VERTICES`] vertices grown by a radius:
+    /// a capsule (two vertices and a radius), an oriented box, a convex polygon.
+    Convex(ConvexShape),
+}
+
+/// A rounded convex polygon at one moment, its vertices stored inline: one to
+/// [`ConvexPath::MAX_VERTICES`] vertices in order around the polygon (either winding) grown
+/// by `radius`.
+///
+/// ```
+/// use bevy_math::Vec2;
+/// use bevy_sweep::narrow::ConvexShape;
+///
+/// let capsule = ConvexShape::new(&[Vec2::new(-2.0, 0.0), Vec2::new(2.0, 0.0)], 0.5).unwrap();
+/// assert_eq!((capsule.vertices().len(), capsule.radius()), (2, 0.5));
+/// assert!(ConvexShape::new(&[], 1.0).is_none());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConvexShape {
+    pub(crate) vertices: [Vec2; ConvexPath::MAX_VERTICES],
+    pub(crate) len: u8,
+    pub(crate) radius: f32,
+}
+
+impl ConvexShape {
+    /// The polygon of `vertices` (in order around it) grown by `radius`; `None` with no
+    /// vertex or more than [`ConvexPath::MAX_VERTICES`]. Convexity is the caller's promise
+    /// ([`Collider::convex_polygon`](crate::prelude::Collider::convex_polygon) checks it).
+    #[must_use]
+    pub fn new(vertices: &[Vec2], radius: f32) -> Option<Self> {
+        if vertices.is_empty() || vertices.len() > ConvexPath::MAX_VERTICES {
+            return None;
+        }
+        let mut inline = [Vec2::ZERO; ConvexPath::MAX_VERTICES];
+        inline[..vertices.len()].copy_from_slice(vertices);
+        Some(Self {
+            vertices: inline,
+            len: vertices.len() as u8,
+            radius,
+        })
+    }
+
+    /// The vertices, in order around the polygon.
+    #[must_use]
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices[..usize::from(self.len)]
+    }
+
+    /// How far the shape extends beyond its core polygon.
+    #[must_use]
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+
+    fn bounds(&self) -> Aabb2d {
+        let (min, max) = self
+            .vertices()
+            .iter()
+            .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(min, max), &v| {
+                (min.min(v), max.max(v))
+            });
+        let grow = Vec2::splat(self.radius);
+        Aabb2d {
+            min: min - grow,
+            max: max + grow,
+        }
+    }
+
+    fn is_valid(&self) -> bool {
+        self.vertices().iter().all(|v| v.is_finite())
+            && self.radius.is_finite()
+            && self.radius >= 0.0
+    }
 }
 
 impl Shape {
@@ -46,6 +120,7 @@ impl Shape {
                 min: center - half_extents,
                 max: center + half_extents,
             },
+            Shape::Convex(convex) => convex.bounds(),
         }
     }
 
@@ -67,16 +142,19 @@ impl Shape {
                     && half_extents.is_finite()
                     && half_extents.cmpgt(Vec2::ZERO).all()
             }
+            Shape::Convex(convex) => convex.is_valid(),
         }
     }
 
-    /// A representative point: the point, the segment's midpoint, the centre.
+    /// A representative point: the point, the segment's midpoint, the centre, the mean of a
+    /// polygon's vertices.
     #[must_use]
     pub fn center(&self) -> Vec2 {
         match *self {
             Shape::Point(p) => p,
             Shape::Segment(a, b) => a.midpoint(b),
             Shape::Circle { center, .. } | Shape::Aabb { center, .. } => center,
+            Shape::Convex(convex) => convex.vertices().iter().sum::<Vec2>() / f32::from(convex.len),
         }
     }
 }
@@ -112,6 +190,9 @@ pub enum ShapePath {
         /// Half the size on each axis, `> 0`.
         half_extents: Vec2,
     },
+    /// A rounded convex polygon whose vertices each move linearly (it translates, turns
+    /// and scales; see [`ConvexVertices`]).
+    Convex(ConvexVertices),
 }
 
 /// `(1 − t)·p + t·q`, exactly `p` at `t = 0` and exactly `q` at `t = 1`, and exactly `p`
@@ -154,6 +235,9 @@ impl ShapePath {
                 center: [c0, center],
                 half_extents,
             },
+            (Shape::Convex(p), Shape::Convex(q)) if p.len == q.len => {
+                ShapePath::Convex(ConvexVertices::between(&p, &q))
+            }
             _ => return None,
         })
     }
@@ -183,6 +267,7 @@ impl ShapePath {
                 center: lerp(center, time),
                 half_extents,
             },
+            ShapePath::Convex(ref convex) => Shape::Convex(convex.at(time)),
         }
     }
 
@@ -204,6 +289,7 @@ impl ShapePath {
                 center: center[1],
                 half_extents,
             },
+            ShapePath::Convex(ref convex) => Shape::Convex(convex.at(1.0)),
         }
     }
 
@@ -228,6 +314,16 @@ impl ShapePath {
                 center,
                 half_extents,
             } => (center, half_extents),
+            ShapePath::Convex(ref convex) => {
+                let path = convex.path();
+                let (min, max) = path
+                    .vertices
+                    .iter()
+                    .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(min, max), v| {
+                        (min.min(v[0]).min(v[1]), max.max(v[0]).max(v[1]))
+                    });
+                ([min, max], Vec2::splat(path.radius))
+            }
         };
         Aabb2d {
             min: p.min(q) - grow,
@@ -236,7 +332,8 @@ impl ShapePath {
     }
 
     /// How far the material point at `along` (segments; ignored for other shapes) moves
-    /// during the step.
+    /// during the step. For a rounded polygon, the mean of its vertices' motions (see
+    /// [`ConvexVertices::displacement_at`] for one point's).
     #[must_use]
     pub fn displacement(&self, along: Option<f32>) -> Vec2 {
         let d = |p: [Vec2; 2]| p[1] - p[0];
@@ -244,6 +341,10 @@ impl ShapePath {
             ShapePath::Point(p) => d(p),
             ShapePath::Segment { a, b } => d(a).lerp(d(b), along.unwrap_or(0.5)),
             ShapePath::Circle { center, .. } | ShapePath::Aabb { center, .. } => d(center),
+            ShapePath::Convex(ref convex) => {
+                let vertices = convex.path().vertices;
+                vertices.iter().map(|&v| d(v)).sum::<Vec2>() / vertices.len() as f32
+            }
         }
     }
 
@@ -266,16 +367,19 @@ impl ShapePath {
                 center,
                 half_extents,
             } => finite(center) && half_extents.is_finite() && half_extents.cmpgt(Vec2::ZERO).all(),
+            ShapePath::Convex(ref convex) => convex.path().is_valid(),
         }
     }
 
-    /// Order of the kinds used to put a pair in canonical order: point, segment, circle, box.
+    /// Order of the kinds used to put a pair in canonical order: point, segment, circle, box,
+    /// rounded polygon.
     pub(crate) fn rank(&self) -> u8 {
         match self {
             ShapePath::Point(_) => 0,
             ShapePath::Segment { .. } => 1,
             ShapePath::Circle { .. } => 2,
             ShapePath::Aabb { .. } => 3,
+            ShapePath::Convex(_) => 4,
         }
     }
 }

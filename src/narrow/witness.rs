@@ -1,6 +1,11 @@
 //! Where and in which direction two shapes touch at one moment.
 
-use super::path::{Shape, ShapePath};
+mod convex;
+
+pub(crate) use convex::project;
+
+use super::intervals::ConvexVertices;
+use super::path::{ConvexShape, Shape, ShapePath};
 use crate::geometry::{SegmentIntersection, clip_segment_aabb, intersect_segment_segment};
 use bevy_math::{Vec2, bounding::Aabb2d};
 
@@ -19,6 +24,31 @@ pub struct Witness {
     /// How far `a`'s contact point moves during the step, relative to `b`'s (divide by the
     /// step's duration for a velocity).
     pub relative_motion: Vec2,
+    /// Which vertex or edge of `a` is touched, if `a` is a polygon of three or more
+    /// vertices ([`Shape::Convex`]).
+    pub feature_a: Option<Feature>,
+    /// Which vertex or edge of `b` is touched, if `b` is such a polygon.
+    pub feature_b: Option<Feature>,
+}
+
+/// A vertex or an edge of a polygon or a polyline: where on it a contact is.
+///
+/// Vertices are numbered as they were given; edge `i` runs from vertex `i` to vertex `i + 1`
+/// (and, in a closed polygon, the last edge back to vertex `0`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "plugin", derive(bevy::reflect::Reflect))]
+#[cfg_attr(feature = "plugin", reflect(Debug, PartialEq, Clone))]
+pub enum Feature {
+    /// The contact is at vertex `i`.
+    Vertex(u32),
+    /// The contact is inside edge `index`, `along` of the way from its first vertex to its
+    /// second (`0 < along < 1`).
+    Edge {
+        /// The edge: from vertex `index` to the next.
+        index: u32,
+        /// Where along it, `0` at its first vertex.
+        along: f32,
+    },
 }
 
 impl Witness {
@@ -31,6 +61,8 @@ impl Witness {
             along_a: self.along_b,
             along_b: self.along_a,
             relative_motion: -self.relative_motion,
+            feature_a: self.feature_b,
+            feature_b: self.feature_a,
         }
     }
 }
@@ -48,6 +80,9 @@ impl Witness {
 /// unit axis.
 #[must_use]
 pub fn witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> Witness {
+    if matches!(a, ShapePath::Convex(_)) || matches!(b, ShapePath::Convex(_)) {
+        return convex_witness(a, b, time, separating);
+    }
     let (sa, sb) = (a.at(time), b.at(time));
     let closest = if a.rank() <= b.rank() {
         closest_points(&sa, &sb)
@@ -76,6 +111,82 @@ pub fn witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> Wit
         along_a: closest.along_a,
         along_b: closest.along_b,
         relative_motion,
+        feature_a: None,
+        feature_b: None,
+    }
+}
+
+/// [`witness`] for a pair with a rounded polygon: the closest features of the two cores
+/// (each shape as a rounded polygon), the normal between them or the outward normal of the
+/// touched feature, and the contact point midway between the two surfaces.
+fn convex_witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> Witness {
+    let (sa, sb) = (
+        convex::as_convex(&a.at(time)),
+        convex::as_convex(&b.at(time)),
+    );
+    let found = convex::closest(&sa, &sb);
+    let moves = |path: &ShapePath| {
+        let vertices = ConvexVertices::from(path);
+        let mut moves = [Vec2::ZERO; 8];
+        for (m, v) in moves.iter_mut().zip(vertices.path().vertices) {
+            *m = v[1] - v[0];
+        }
+        (moves, vertices.path().vertices.len())
+    };
+    let ((ma, na), (mb, nb)) = (moves(a), moves(b));
+    let relative_motion = convex::feature_motion(&ma[..na], found.on_a.feature)
+        - convex::feature_motion(&mb[..nb], found.on_b.feature);
+    let towards_a = if separating {
+        relative_motion
+    } else {
+        -relative_motion
+    };
+    // A thin side (a segment or capsule core) touched inside gives a line; the motion the
+    // side.
+    let thin_line = |shape: &ConvexShape, feature: Feature| match (shape.vertices(), feature) {
+        ([s, e], Feature::Edge { .. }) => (*e - *s).perp().try_normalize(),
+        _ => None,
+    };
+    let normal = found
+        .normal
+        .or_else(|| convex::feature_normal(&sb, found.on_b.feature))
+        .or_else(|| convex::feature_normal(&sa, found.on_a.feature).map(|n| -n))
+        .or_else(|| {
+            let line = thin_line(&sb, found.on_b.feature)
+                .or_else(|| thin_line(&sa, found.on_a.feature))?;
+            let side = line.dot(towards_a);
+            Some(if side < 0.0 { -line } else { line })
+        })
+        .or_else(|| towards_a.try_normalize())
+        .filter(|n| n.is_finite())
+        .unwrap_or(Vec2::X);
+    let point =
+        (found.on_a.point - normal * sa.radius()).midpoint(found.on_b.point + normal * sb.radius());
+    let point = if point.is_finite() {
+        point
+    } else {
+        sa.vertices()[0].midpoint(sb.vertices()[0])
+    };
+    // Segments and capsules say where along them; polygons which feature.
+    let along = |path: &ShapePath, shape: &ConvexShape, feature: Feature| {
+        let thin = matches!(path, ShapePath::Segment { .. })
+            || matches!(path, ShapePath::Convex(_)) && shape.vertices().len() == 2;
+        thin.then_some(match feature {
+            Feature::Vertex(i) => i as f32,
+            Feature::Edge { along, .. } => along,
+        })
+    };
+    let feature = |path: &ShapePath, shape: &ConvexShape, feature: Feature| {
+        (matches!(path, ShapePath::Convex(_)) && shape.vertices().len() >= 3).then_some(feature)
+    };
+    Witness {
+        point,
+        normal,
+        along_a: along(a, &sa, found.on_a.feature),
+        along_b: along(b, &sb, found.on_b.feature),
+        relative_motion,
+        feature_a: feature(a, &sa, found.on_a.feature),
+        feature_b: feature(b, &sb, found.on_b.feature),
     }
 }
 
@@ -353,7 +464,7 @@ fn outward(shape: &Shape, at: Vec2, toward: Vec2) -> Option<Vec2> {
                 Vec2::new(0.0, sign.y)
             })
         }
-        Shape::Point(_) | Shape::Segment(..) => None,
+        Shape::Point(_) | Shape::Segment(..) | Shape::Convex(_) => None,
     }
 }
 

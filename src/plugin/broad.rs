@@ -2,7 +2,7 @@
 
 use super::SweepSettings;
 use super::contacts::SweepStats;
-use super::state::{Body, Colliders, Tick};
+use super::state::{Colliders, Entry, Tick};
 use bevy::ecs::prelude::*;
 use bevy::math::bounding::Aabb2d;
 use bevy::platform::time::Instant;
@@ -127,10 +127,11 @@ pub(crate) fn broad_phase(
     stats.broad_phase_time = stats.gather_time + began.elapsed();
 }
 
-/// Keeps a pair of bodies if their layers interact.
+/// Keeps a pair of colliders if their layers interact and they are not parts of one body
+/// (two edges of one polyline, two colliders under one [`Body`](super::Body)).
 #[inline]
-fn push_pair(pairs: &mut Vec<(Body, Body)>, a: &Body, b: &Body) {
-    if a.layers.interacts_with(&b.layers) {
+fn push_pair(pairs: &mut Vec<(Entry, Entry)>, a: &Entry, b: &Entry) {
+    if a.layers.interacts_with(&b.layers) && a.owner() != b.owner() {
         pairs.push((*a, *b));
     }
 }

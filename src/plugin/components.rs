@@ -1,6 +1,7 @@
 //! The components a user puts on entities.
 
-use crate::narrow::{Shape, ShapePath};
+use crate::geometry::robust::orient2d;
+use crate::narrow::{ConvexPath, ConvexShape, Shape, ShapePath};
 use bevy::ecs::prelude::*;
 use bevy::math::{Affine2, Affine3A, Vec2};
 use bevy::reflect::prelude::*;
@@ -8,10 +9,28 @@ use bevy::transform::components::Transform;
 
 /// A collision shape, in the entity's local space (its [`Transform`]).
 ///
-/// Segment endpoints follow the whole transform (translation, rotation and scale), so a
-/// turning or stretching entity turns and stretches its segment. Circles and boxes follow the
-/// translation; a circle's radius is scaled by the larger of `|scale.x|` and `|scale.y|`, a
-/// box's half extents by `|scale.x|` and `|scale.y|`, and a box never rotates.
+/// | shape | for | constructor |
+/// |---|---|---|
+/// | point | bullets, particles, a cursor | [`point`](Self::point) |
+/// | segment | blades, lasers, thin walls, lines to cut | [`segment`](Self::segment) |
+/// | circle | balls, round characters, explosions | [`circle`](Self::circle) |
+/// | axis-aligned box | tiles, still crates, walls that never turn | [`aabb`](Self::aabb) |
+/// | rectangle | crates, doors, platforms and sprites that turn | [`rectangle`](Self::rectangle) |
+/// | capsule | characters (smooth on steps and corners), thick bullets | [`capsule`](Self::capsule) |
+/// | convex polygon | props, rocks, ramps: up to 8 vertices | [`convex_polygon`](Self::convex_polygon) |
+/// | polyline | terrain, level outlines: any number of points | [`polyline`](Self::polyline) |
+///
+/// Vertices (segment endpoints, rectangle corners, capsule ends, polygon and polyline
+/// points) follow the whole transform (translation, rotation and scale), so a turning or
+/// stretching entity turns and stretches its shape. Circles and boxes follow the
+/// translation; a circle's radius (and a capsule's) is scaled by the larger of `|scale.x|`
+/// and `|scale.y|`, a box's half extents by `|scale.x|` and `|scale.y|`, and a box never
+/// rotates.
+///
+/// Within a tick each vertex moves on a straight line, so a turning polygon is, at each
+/// moment, the polygon turned and slightly shrunk (by `cos(θ/2)` at the middle of a tick in
+/// which it turns by `θ`); contacts are exact for that motion. Keep turns below half a turn
+/// per tick.
 ///
 /// Inserting a `Collider` also inserts a [`Transform`], a [`CollisionLayers`] (all layers) and
 /// the plugin's [`SweptPath`] if the entity lacks them.
@@ -27,9 +46,23 @@ use bevy::transform::components::Transform;
 /// let ball = Collider::circle(8.0);
 /// let crate_box = Collider::aabb(Vec2::new(16.0, 16.0));
 /// let cursor = Collider::point();
-/// # let _ = (blade, ball, crate_box, cursor);
+/// let door = Collider::rectangle(Vec2::new(4.0, 32.0));
+/// let hero = Collider::capsule(Vec2::new(0.0, -8.0), Vec2::new(0.0, 8.0), 6.0);
+/// let rock = Collider::convex_polygon(&[
+///     Vec2::new(-10.0, -6.0),
+///     Vec2::new(12.0, -4.0),
+///     Vec2::new(2.0, 9.0),
+/// ])
+/// .expect("three points in convex position");
+/// let ground = Collider::polyline(&[
+///     Vec2::new(-100.0, 0.0),
+///     Vec2::new(0.0, -10.0),
+///     Vec2::new(100.0, 5.0),
+/// ])
+/// .expect("two or more finite points");
+/// # let _ = (blade, ball, crate_box, cursor, door, hero, rock, ground);
 /// ```
-#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, Reflect, Clone, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq, Clone)]
 #[require(Transform, CollisionLayers, SweptPath)]
 pub enum Collider {
@@ -51,6 +84,34 @@ pub enum Collider {
     Aabb {
         /// Half the size on each axis, `> 0`.
         half_extents: Vec2,
+    },
+    /// A box around the entity's origin that turns with it. Its corners are vertices `0` to
+    /// `3`: `(-x, -y)`, `(x, -y)`, `(x, y)`, `(-x, y)` of the half extents; edge `0` is the
+    /// bottom, `1` the right side, `2` the top, `3` the left side (in local space).
+    Rectangle {
+        /// Half the size on each local axis, `> 0`.
+        half_extents: Vec2,
+    },
+    /// The segment from `a` to `b` grown by `radius` (local space).
+    Capsule {
+        /// First end of the core segment (`along = 0`).
+        a: Vec2,
+        /// Second end (`along = 1`).
+        b: Vec2,
+        /// Radius, `> 0`.
+        radius: f32,
+    },
+    /// A convex polygon of 3 to 8 vertices (local space), in the order given; build it with
+    /// [`Collider::convex_polygon`], which checks them.
+    ConvexPolygon {
+        /// The vertices, in order around the polygon (either winding).
+        vertices: Vec<Vec2>,
+    },
+    /// An open chain of segments through `points` (local space): edge `i` runs from point
+    /// `i` to point `i + 1`. Build it with [`Collider::polyline`].
+    Polyline {
+        /// Two or more points.
+        points: Vec<Vec2>,
     },
 }
 
@@ -81,8 +142,69 @@ impl Collider {
         Collider::Aabb { half_extents }
     }
 
+    /// A box of `half_extents` around the entity's origin that turns with its transform (an
+    /// oriented box). See [`Collider::Rectangle`] for how its corners and edges are numbered.
+    #[must_use]
+    pub const fn rectangle(half_extents: Vec2) -> Self {
+        Collider::Rectangle { half_extents }
+    }
+
+    /// The segment from `a` to `b` grown by `radius`: a stadium (`a == b` gives a disk).
+    #[must_use]
+    pub const fn capsule(a: Vec2, b: Vec2, radius: f32) -> Self {
+        Collider::Capsule { a, b, radius }
+    }
+
+    /// The convex polygon with these vertices, in order around it (either winding); `None`
+    /// unless there are 3 to [`ConvexPath::MAX_VERTICES`] (8) finite points in strictly
+    /// convex position (no three on a line, no repeated point, every point on the same side
+    /// of every edge it is not on).
+    ///
+    /// ```
+    /// use bevy::math::Vec2;
+    /// use bevy_sweep::prelude::*;
+    ///
+    /// let v = Vec2::new;
+    /// assert!(Collider::convex_polygon(&[v(0.0, 0.0), v(2.0, 0.0), v(0.0, 2.0)]).is_some());
+    /// // Clockwise is fine too.
+    /// assert!(Collider::convex_polygon(&[v(0.0, 0.0), v(0.0, 2.0), v(2.0, 0.0)]).is_some());
+    /// // Collinear, too few, not convex:
+    /// assert!(Collider::convex_polygon(&[v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0)]).is_none());
+    /// assert!(Collider::convex_polygon(&[v(0.0, 0.0), v(1.0, 0.0)]).is_none());
+    /// let dart = [v(0.0, 0.0), v(4.0, 0.0), v(1.0, 1.0), v(0.0, 4.0)];
+    /// assert!(Collider::convex_polygon(&dart).is_none());
+    /// ```
+    #[must_use]
+    pub fn convex_polygon(points: &[Vec2]) -> Option<Self> {
+        is_strictly_convex(points).then(|| Collider::ConvexPolygon {
+            vertices: points.to_vec(),
+        })
+    }
+
+    /// The open chain of segments through `points`; `None` with fewer than 2 points or a
+    /// point that is not finite. Each edge takes its own place in the broad phase, so a long
+    /// polyline costs what its edges near other colliders cost. An edge between two equal
+    /// points is left out (the plugin warns once, naming the entity).
+    ///
+    /// ```
+    /// use bevy::math::Vec2;
+    /// use bevy_sweep::prelude::*;
+    ///
+    /// let hills: Vec<Vec2> = (0..1000).map(|i| Vec2::new(i as f32, (i as f32 * 0.1).sin())).collect();
+    /// assert!(Collider::polyline(&hills).is_some());
+    /// assert!(Collider::polyline(&[Vec2::ZERO]).is_none());
+    /// assert!(Collider::polyline(&[Vec2::ZERO, Vec2::NAN]).is_none());
+    /// ```
+    #[must_use]
+    pub fn polyline(points: &[Vec2]) -> Option<Self> {
+        (points.len() >= 2 && points.iter().all(|p| p.is_finite())).then(|| Collider::Polyline {
+            points: points.to_vec(),
+        })
+    }
+
     /// Why this collider cannot be swept, if it cannot: a zero-length segment, a size that is
-    /// not positive, a coordinate that is not finite.
+    /// not positive, a coordinate that is not finite, a polygon not strictly convex, a
+    /// polyline without an edge.
     #[must_use]
     pub fn problem(&self) -> Option<&'static str> {
         match *self {
@@ -98,22 +220,73 @@ impl Collider {
             {
                 Some("box half extents are not positive finite numbers")
             }
+            Collider::Rectangle { half_extents }
+                if !(half_extents.is_finite() && half_extents.cmpgt(Vec2::ZERO).all()) =>
+            {
+                Some("rectangle half extents are not positive finite numbers")
+            }
+            Collider::Capsule { a, b, .. } if !a.is_finite() || !b.is_finite() => {
+                Some("capsule endpoint is not finite")
+            }
+            Collider::Capsule { radius, .. } if !(radius.is_finite() && radius > 0.0) => {
+                Some("capsule radius is not a positive finite number")
+            }
+            Collider::ConvexPolygon { ref vertices } if !is_strictly_convex(vertices) => Some(
+                "convex polygon needs 3 to 8 finite points in strictly convex position \
+                 (use Collider::convex_polygon)",
+            ),
+            Collider::Polyline { ref points } if points.iter().any(|p| !p.is_finite()) => {
+                Some("polyline point is not finite")
+            }
+            Collider::Polyline { ref points } if !points.windows(2).any(|w| w[0] != w[1]) => {
+                Some("polyline has no edge of positive length (fewer than 2 distinct points)")
+            }
             _ => None,
         }
     }
 
-    /// The shape in world space for an entity whose world transform is `transform` (a root
-    /// entity's [`Transform`]).
+    /// `true` for a polyline (swept edge by edge, without one [`Shape`]).
     #[must_use]
-    pub fn world_shape(&self, transform: &Transform) -> Shape {
-        self.shape_in(&plane_of_root(transform))
+    pub fn is_polyline(&self) -> bool {
+        matches!(self, Collider::Polyline { .. })
+    }
+
+    /// A polyline's edges in world space under the [plane part](plane_of) of its world
+    /// transform, with their indices; edges between equal points are left out. Empty for
+    /// the other shapes.
+    pub(crate) fn edges_in<'a>(
+        &'a self,
+        plane: &'a Affine2,
+    ) -> impl Iterator<Item = (u32, Vec2, Vec2)> + 'a {
+        let points: &[Vec2] = match self {
+            Collider::Polyline { points } => points,
+            _ => &[],
+        };
+        (0u32..)
+            .zip(points.windows(2))
+            .filter(|(_, w)| w[0] != w[1])
+            .map(move |(i, w)| {
+                (
+                    i,
+                    plane.transform_point2(w[0]),
+                    plane.transform_point2(w[1]),
+                )
+            })
+    }
+
+    /// The shape in world space for an entity whose world transform is `transform` (a root
+    /// entity's [`Transform`]); `None` for a polyline, which is no one shape (each of its
+    /// edges is a [`Shape::Segment`]).
+    #[must_use]
+    pub fn world_shape(&self, transform: &Transform) -> Option<Shape> {
+        (!self.is_polyline()).then(|| self.shape_in(&plane_of_root(transform)))
     }
 
     /// The shape in world space under a world affine transform (a [`Transform`] composed
-    /// with its ancestors', shear included).
+    /// with its ancestors', shear included); `None` for a polyline.
     #[must_use]
-    pub fn shape_under(&self, world: &Affine3A) -> Shape {
-        self.shape_in(&plane_of(world))
+    pub fn shape_under(&self, world: &Affine3A) -> Option<Shape> {
+        (!self.is_polyline()).then(|| self.shape_in(&plane_of(world)))
     }
 
     /// The shape in world space in the [plane part](plane_of) of its world transform.
@@ -124,6 +297,14 @@ impl Collider {
         // As `Affine3A::transform_point3` of `p.extend(0.0)` computes it, less the third
         // column's zero.
         let place = |p: Vec2| x * p.x + y * p.y + center;
+        let convex = |vertices: &[Vec2], radius: f32| {
+            let mut placed = [Vec2::ZERO; ConvexPath::MAX_VERTICES];
+            for (q, &p) in placed.iter_mut().zip(vertices) {
+                *q = place(p);
+            }
+            let count = vertices.len().min(ConvexPath::MAX_VERTICES);
+            ConvexShape::new(&placed[..count], radius).map_or(Shape::Point(center), Shape::Convex)
+        };
         match *self {
             Collider::Point => Shape::Point(center),
             Collider::Segment { a, b } => Shape::Segment(place(a), place(b)),
@@ -135,8 +316,44 @@ impl Collider {
                 center,
                 half_extents: half_extents * Vec2::new(x.length(), y.length()),
             },
+            Collider::Rectangle { half_extents: h } => convex(
+                &[
+                    Vec2::new(-h.x, -h.y),
+                    Vec2::new(h.x, -h.y),
+                    Vec2::new(h.x, h.y),
+                    Vec2::new(-h.x, h.y),
+                ],
+                0.0,
+            ),
+            Collider::Capsule { a, b, radius } => {
+                convex(&[a, b], radius * x.length().max(y.length()))
+            }
+            Collider::ConvexPolygon { ref vertices } => convex(vertices, 0.0),
+            // No one shape; the gather sweeps its edges (`edges_in`).
+            Collider::Polyline { ref points } => {
+                Shape::Point(points.first().map_or(center, |&p| place(p)))
+            }
         }
     }
+}
+
+/// `true` for 3 to [`ConvexPath::MAX_VERTICES`] finite points in strictly convex position:
+/// every point strictly on one side of each edge it is not on, the same side for every edge
+/// (exact orientation tests; either winding).
+fn is_strictly_convex(points: &[Vec2]) -> bool {
+    let n = points.len();
+    if !(3..=ConvexPath::MAX_VERTICES).contains(&n) || points.iter().any(|p| !p.is_finite()) {
+        return false;
+    }
+    let side = |o: f64| (o > 0.0) as i8 - (o < 0.0) as i8;
+    let sign = side(orient2d(points[0], points[1], points[2]));
+    sign != 0
+        && (0..n).all(|i| {
+            let (s, e) = (points[i], points[(i + 1) % n]);
+            (0..n)
+                .filter(|&k| k != i && k != (i + 1) % n)
+                .all(|k| side(orient2d(s, e, points[k])) == sign)
+        })
 }
 
 /// Linear velocity in units per second. With
@@ -263,9 +480,95 @@ pub struct SweptPath {
     /// without being swept again.
     #[reflect(ignore)]
     pub(crate) resting: bool,
-    /// An axis-aligned box on a rotated transform was warned about (once per collider).
+    /// A warning was given about this collider's shape (once per collider and shape): an
+    /// axis-aligned box on a rotated transform, a polyline with repeated points.
     #[reflect(ignore)]
-    pub(crate) warned_rotated: bool,
+    pub(crate) warned: bool,
+    /// The [`Body`] the collider belonged to in the last tick.
+    #[reflect(ignore)]
+    pub(crate) body: Option<Entity>,
+    /// A polyline's world plane at the start of the last tick's motion (its end is
+    /// `previous_world`).
+    #[reflect(ignore)]
+    pub(crate) chain_start: Option<PackedPlane>,
+}
+
+/// Groups the colliders on this entity and on its descendants into one body: a character
+/// made of a capsule and a feet sensor, a ship made of a hull and its turrets.
+///
+/// - Contacts between two colliders of one body are never tested nor reported.
+/// - Events carry each side's body ([`CollisionEvent::body`](super::CollisionEvent::body))
+///   beside its collider.
+/// - A collider belongs to the nearest `Body` among itself and its ancestors ([`ChildOf`]);
+///   transform hierarchies work as they do without bodies.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_sweep::prelude::*;
+///
+/// fn spawn_hero(mut commands: Commands) {
+///     commands.spawn((Body, Transform::default(), Velocity(Vec2::X * 100.0)))
+///         .with_children(|hero| {
+///             hero.spawn(Collider::capsule(Vec2::new(0.0, -8.0), Vec2::new(0.0, 8.0), 6.0));
+///             // The feet sensor overlaps the capsule; the two are never reported.
+///             hero.spawn((Collider::rectangle(Vec2::new(4.0, 1.0)), Transform::from_xyz(0.0, -14.0, 0.0)));
+///         });
+/// }
+/// # let mut app = App::new();
+/// # app.add_systems(Startup, spawn_hero);
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Debug, Default, PartialEq, Clone)]
+pub struct Body;
+
+/// The colliders touching this entity, kept up to date by the plugin after each tick
+/// (opt-in: insert it where you need it). On a collider, the colliders it touches; on a
+/// [`Body`], the colliders its own colliders touch.
+///
+/// The plugin updates it in time proportional to the contacts that changed, so it costs
+/// nothing on an entity whose contacts stay as they are.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_sweep::prelude::*;
+///
+/// fn hurt_on_touch(players: Query<&CollidingEntities, With<Body>>) {
+///     for touching in &players {
+///         if !touching.is_empty() {
+///             info!("touching {} colliders", touching.len());
+///         }
+///     }
+/// }
+/// # let mut app = App::new();
+/// # app.add_systems(Update, hurt_on_touch);
+/// ```
+#[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
+#[reflect(Component, Debug, Default, Clone)]
+pub struct CollidingEntities(#[reflect(ignore)] pub(crate) bevy::ecs::entity::EntityHashSet);
+
+impl CollidingEntities {
+    /// `true` if `entity`'s collider touches this one.
+    #[must_use]
+    pub fn contains(&self, entity: Entity) -> bool {
+        self.0.contains(&entity)
+    }
+
+    /// The touching colliders, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.0.iter().copied()
+    }
+
+    /// How many colliders touch this one.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// `true` if nothing touches it.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// An [`Affine2`] stored without its 16-byte alignment: 24 bytes instead of 32, so that
@@ -291,7 +594,38 @@ impl SweptPath {
         self.path = None;
         self.start = None;
         self.previous_world = None;
+        self.chain_start = None;
         self.still_for = 0;
+    }
+
+    /// A polyline's motion in the last tick it was swept in, edge by edge: each edge's index
+    /// and its path (`path` is `None` for a polyline). Empty for the other shapes, and
+    /// before the first tick.
+    pub fn polyline_edges<'a>(
+        &'a self,
+        collider: &'a Collider,
+    ) -> impl Iterator<Item = (u32, ShapePath)> + 'a {
+        let planes = self
+            .chain_start
+            .zip(self.previous_world)
+            .filter(|_| collider.is_polyline())
+            .map(|(start, end)| (Affine2::from(start), Affine2::from(end)));
+        planes.into_iter().flat_map(move |(start, end)| {
+            let ends: Vec<_> = collider.edges_in(&end).collect();
+            collider
+                .edges_in(&start)
+                .zip(ends)
+                .map(|((i, a0, b0), (_, a1, b1))| {
+                    (
+                        i,
+                        ShapePath::Segment {
+                            a: [a0, a1],
+                            b: [b0, b1],
+                        },
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
     }
 }
 
@@ -467,11 +801,20 @@ mod tests {
         for (k, transform) in transforms(20_000).enumerate() {
             let world = affine(&transform);
             let (a, b) = (Vec2::new(-3.0, 0.5), Vec2::new(2.25, -1.0));
-            let collider = match k % 3 {
+            let collider = match k % 5 {
                 0 => Collider::segment(a, b),
                 1 => Collider::circle(1.5),
+                2 => Collider::rectangle(Vec2::new(2.0, 0.75)),
+                3 => Collider::capsule(a, b, 0.5),
                 _ => Collider::aabb(Vec2::new(2.0, 0.75)),
             };
+            let placed = |p: Vec2| world.transform_point3(p.extend(0.0)).truncate();
+            let largest_scale = world
+                .matrix3
+                .x_axis
+                .truncate()
+                .length()
+                .max(world.matrix3.y_axis.truncate().length());
             // The oracle: glam's own 3D maps, then dropped to the plane.
             let expected = match collider {
                 Collider::Segment { a, b } => Shape::Segment(
@@ -497,8 +840,27 @@ mod tests {
                         ),
                 },
                 Collider::Point => Shape::Point(world.translation.truncate()),
+                Collider::Rectangle { half_extents: h } => Shape::Convex(
+                    ConvexShape::new(
+                        &[(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                            .map(|(x, y)| placed(Vec2::new(x * h.x, y * h.y))),
+                        0.0,
+                    )
+                    .expect("four vertices"),
+                ),
+                Collider::Capsule { a, b, radius } => Shape::Convex(
+                    ConvexShape::new(&[placed(a), placed(b)], radius * largest_scale)
+                        .expect("two vertices"),
+                ),
+                _ => unreachable!("not generated"),
             };
-            let shape = collider.world_shape(&transform);
+            let shape = collider.world_shape(&transform).expect("not a polyline");
+            // Where the 3D map overflows in the third dimension, which the plane leaves
+            // out, it has infinities and NaNs the plane does not: nothing to compare.
+            let b = expected.bounds();
+            if !(b.min.is_finite() && b.max.is_finite()) {
+                continue;
+            }
             let agree = match (shape, expected) {
                 (Shape::Segment(p, q), Shape::Segment(r, s)) => same(p, r) && same(q, s),
                 (
@@ -518,6 +880,14 @@ mod tests {
                         half_extents: h,
                     },
                 ) => same(center, c) && same(half_extents, h),
+                (Shape::Convex(p), Shape::Convex(q)) => {
+                    p.vertices().len() == q.vertices().len()
+                        && p.vertices()
+                            .iter()
+                            .zip(q.vertices())
+                            .all(|(&x, &y)| same(x, y))
+                        && same(Vec2::splat(p.radius()), Vec2::splat(q.radius()))
+                }
                 _ => false,
             };
             assert!(

@@ -18,6 +18,83 @@ pub struct Contacts {
     /// change until one of them moves, changes or goes, which brings the pair back to
     /// `pairs`.
     resting: HashMap<(Entity, Entity), Record>,
+    /// For each collider in contact, the colliders it touches; for each [`Body`] with one,
+    /// the colliders its own touch (once per contact, so a collider may be there twice).
+    ///
+    /// [`Body`]: super::Body
+    neighbours: Neighbours,
+    /// Scratch: the last events of contacts ended by `close_tick`.
+    ended: Vec<CollisionEvent>,
+    /// Entities whose contacts changed since the report last read this.
+    pub(crate) changed: EntityHashSet,
+}
+
+/// Lists of entities per entity, as linked lists in one table whose free slots are reused:
+/// contacts coming and going allocate nothing once the table has grown to the most at once.
+#[derive(Default, Debug)]
+struct Neighbours {
+    /// The first node of each entity's list.
+    heads: HashMap<Entity, u32>,
+    /// `(entity, next node)`; `NONE` ends a list.
+    nodes: Vec<(Entity, u32)>,
+    /// The first free node, chained through their `next`.
+    free: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Neighbours {
+    fn add(&mut self, of: Entity, to: Entity) {
+        if self.nodes.is_empty() {
+            self.free = NONE;
+        }
+        let next = self.heads.get(&of).copied().unwrap_or(NONE);
+        let node = if self.free == NONE {
+            self.nodes.push((to, next));
+            (self.nodes.len() - 1) as u32
+        } else {
+            let node = self.free;
+            self.free = self.nodes[node as usize].1;
+            self.nodes[node as usize] = (to, next);
+            node
+        };
+        self.heads.insert(of, node);
+    }
+
+    /// Removes one `to` from `of`'s list.
+    fn remove(&mut self, of: Entity, to: Entity) {
+        let Some(&head) = self.heads.get(&of) else {
+            return;
+        };
+        let (mut previous, mut node) = (NONE, head);
+        while node != NONE {
+            let (entity, next) = self.nodes[node as usize];
+            if entity == to {
+                if previous == NONE {
+                    if next == NONE {
+                        self.heads.remove(&of);
+                    } else {
+                        self.heads.insert(of, next);
+                    }
+                } else {
+                    self.nodes[previous as usize].1 = next;
+                }
+                self.nodes[node as usize].1 = self.free;
+                self.free = node;
+                return;
+            }
+            (previous, node) = (node, next);
+        }
+    }
+
+    fn of(&self, entity: Entity) -> impl Iterator<Item = Entity> + '_ {
+        let mut node = self.heads.get(&entity).copied().unwrap_or(NONE);
+        core::iter::from_fn(move || {
+            let (e, next) = *self.nodes.get(node as usize)?;
+            node = next;
+            Some(e)
+        })
+    }
 }
 
 /// The contact state of a pair between ticks.
@@ -93,17 +170,13 @@ impl Contacts {
             })
     }
 
-    /// Every entity in contact with `entity`.
+    /// Every collider in contact with `entity` (a collider, or a [`Body`] for its
+    /// colliders' contacts), in time proportional to its contacts.
+    ///
+    /// [`Body`]: super::Body
     pub fn touching(&self, entity: Entity) -> impl Iterator<Item = Entity> + '_ {
-        self.iter().filter_map(move |c| {
-            if c.entity == entity {
-                Some(c.other)
-            } else if c.other == entity {
-                Some(c.entity)
-            } else {
-                None
-            }
-        })
+        let mut seen = EntityHashSet::default();
+        self.neighbours.of(entity).filter(move |&e| seen.insert(e))
     }
 
     /// The number of pairs in contact.
@@ -126,9 +199,50 @@ impl Contacts {
     /// Sets the record of a pair swept this tick (`None`: no contact); returns the one it
     /// replaces.
     pub(crate) fn set(&mut self, key: (Entity, Entity), record: Option<Record>) -> Option<Record> {
-        match record {
+        let now = record
+            .as_ref()
+            .filter(|r| r.state == Touch::Touching)
+            .map(|r| r.last);
+        let old = match record {
             Some(record) => self.pairs.insert(key, record),
             None => self.pairs.remove(&key),
+        };
+        let was = old
+            .as_ref()
+            .filter(|r| r.state == Touch::Touching)
+            .map(|r| r.last);
+        match (was, now) {
+            (None, Some(last)) => self.link(&last, true),
+            (Some(last), None) => self.link(&last, false),
+            _ => {}
+        }
+        old
+    }
+
+    /// Adds (or removes) the contact of an event's two colliders, and of their bodies, to
+    /// (from) the neighbour lists.
+    fn link(&mut self, event: &CollisionEvent, add: bool) {
+        let sides = [(event.entity, event.other), (event.other, event.entity)]
+            .into_iter()
+            .chain(
+                event
+                    .body
+                    .filter(|&b| b != event.entity)
+                    .map(|b| (b, event.other)),
+            )
+            .chain(
+                event
+                    .other_body
+                    .filter(|&b| b != event.other)
+                    .map(|b| (b, event.entity)),
+            );
+        for (of, to) in sides {
+            self.changed.insert(of);
+            if add {
+                self.neighbours.add(of, to);
+            } else {
+                self.neighbours.remove(of, to);
+            }
         }
     }
 
@@ -157,6 +271,7 @@ impl Contacts {
         mut ended: impl FnMut((Entity, Entity), &Record),
     ) {
         let rest = &mut self.resting;
+        let mut unlinked = core::mem::take(&mut self.ended);
         self.pairs.retain(|&(a, b), record| {
             if *record.tick.get_mut() == tick {
                 return true;
@@ -165,9 +280,14 @@ impl Contacts {
                 rest.insert((a, b), record.clone());
             } else if record.state == Touch::Touching {
                 ended((a, b), record);
+                unlinked.push(record.last);
             }
             false
         });
+        for last in unlinked.drain(..) {
+            self.link(&last, false);
+        }
+        self.ended = unlinked;
     }
 }
 

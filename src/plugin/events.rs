@@ -1,5 +1,6 @@
 //! What the plugin reports: one [`CollisionEvent`] per contact.
 
+use crate::narrow::Feature;
 use bevy::ecs::prelude::*;
 use bevy::math::Vec2;
 use bevy::reflect::prelude::*;
@@ -61,6 +62,15 @@ pub struct CollisionEvent {
     pub along: Option<f32>,
     /// Where along `other` the contact is, if it is a segment.
     pub other_along: Option<f32>,
+    /// Which vertex or edge of `entity` is touched, if it is a polygon (a rectangle or a
+    /// convex polygon) or a polyline. For a polyline, an edge's `along` is `along` too.
+    pub feature: Option<Feature>,
+    /// Which vertex or edge of `other` is touched, if it is a polygon or a polyline.
+    pub other_feature: Option<Feature>,
+    /// The [`Body`](super::Body) `entity` belongs to, if any.
+    pub body: Option<Entity>,
+    /// The body `other` belongs to, if any.
+    pub other_body: Option<Entity>,
 }
 
 impl CollisionEvent {
@@ -74,6 +84,10 @@ impl CollisionEvent {
             relative_velocity: -self.relative_velocity,
             along: self.other_along,
             other_along: self.along,
+            feature: self.other_feature,
+            other_feature: self.feature,
+            body: self.other_body,
+            other_body: self.body,
             ..*self
         }
     }

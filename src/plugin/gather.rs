@@ -4,12 +4,13 @@
 use super::SweepSettings;
 use super::broad::inflate;
 use super::components::{
-    AngularVelocity, Collider, CollisionLayers, MISSING_TRANSFORM, SweptPath, Teleport, Velocity,
-    world_plane, world_plane_from,
+    AngularVelocity, Body, Collider, CollisionLayers, MISSING_TRANSFORM, SweptPath, Teleport,
+    Velocity, world_plane, world_plane_from,
 };
 use super::contacts::{Contacts, SkippedColliders, SweepStats};
-use super::state::{Body, Colliders, Tick};
+use super::state::{Colliders, Entry, Tick};
 use crate::broad::usable as usable_bounds;
+use crate::geometry::robust::orient2d;
 use crate::narrow::{Shape, ShapePath};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
@@ -50,9 +51,9 @@ pub(crate) fn prepare(
         // New, re-inserted (the entity may have moved while it had no collider) or
         // teleported: start from here.
         if collider.is_added() {
-            swept.warned_rotated = false;
+            swept.warned = false;
         }
-        if swept.path.is_none() || teleport || collider.is_added() {
+        if swept.previous_world.is_none() || teleport || collider.is_added() {
             let world = world_plane(entity, &transforms).ok();
             swept.start = world.map(|w| collider.shape_in(&w)).filter(usable);
             swept.previous_world = world.map(Into::into);
@@ -112,9 +113,18 @@ fn problem(
     }
 }
 
-/// `true` if the shape can be swept: [valid](Shape::is_valid), and a segment's ends apart.
+/// `true` if the shape can be swept: [valid](Shape::is_valid), a segment's ends apart, a
+/// polygon not flattened (by a zero scale).
 fn usable(shape: &Shape) -> bool {
-    shape.is_valid() && !matches!(*shape, Shape::Segment(a, b) if a == b)
+    shape.is_valid()
+        && match *shape {
+            Shape::Segment(a, b) => a != b,
+            Shape::Convex(convex) => match *convex.vertices() {
+                [p, q, r, ..] => orient2d(p, q, r) != 0.0,
+                _ => true,
+            },
+            _ => true,
+        }
 }
 
 /// `true` if the path does not move.
@@ -123,6 +133,7 @@ fn is_still(path: &ShapePath) -> bool {
         ShapePath::Point(p) => p[0] == p[1],
         ShapePath::Segment { a, b } => a[0] == a[1] && b[0] == b[1],
         ShapePath::Circle { center, .. } | ShapePath::Aabb { center, .. } => center[0] == center[1],
+        ShapePath::Convex(ref convex) => convex.path().vertices.iter().all(|v| v[0] == v[1]),
     }
 }
 
@@ -130,7 +141,7 @@ fn is_still(path: &ShapePath) -> bool {
 #[derive(Default)]
 pub(crate) struct Gathered {
     /// The colliders swept this tick, and their swept bounds.
-    bodies: Vec<Body>,
+    bodies: Vec<Entry>,
     bounds: Vec<Aabb2d>,
     /// Colliders that cannot be swept, and why; and those that can again.
     skipped: Vec<(Entity, &'static str)>,
@@ -138,8 +149,8 @@ pub(crate) struct Gathered {
     /// Colliders that start resting, and resting ones that stop.
     start_resting: Vec<Entity>,
     stop_resting: Vec<Entity>,
-    /// Axis-aligned boxes found on a rotated transform for the first time.
-    rotated_aabbs: Vec<Entity>,
+    /// Warnings to give about colliders (each once).
+    warnings: Vec<(Entity, &'static str)>,
 }
 
 /// The gather's query: every collider and what its motion depends on.
@@ -151,7 +162,30 @@ type ColliderData = (
     Option<&'static Velocity>,
     Option<&'static AngularVelocity>,
     Option<(&'static Transform, Option<&'static ChildOf>)>,
+    Has<Body>,
 );
+
+/// What a collider's place and body are read from: the transforms and parents above it.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct Lookup<'w, 's> {
+    transforms: Query<'w, 's, (&'static Transform, Option<&'static ChildOf>)>,
+    bodies: Query<'w, 's, (Has<Body>, Option<&'static ChildOf>)>,
+}
+
+impl Lookup<'_, '_> {
+    /// The nearest entity with a [`Body`] among `entity` and its ancestors.
+    fn body_above(&self, mut entity: Entity) -> Option<Entity> {
+        // A hierarchy deeper than this is a cycle or a mistake.
+        for _ in 0..64 {
+            let (body, parent) = self.bodies.get(entity).ok()?;
+            if body {
+                return Some(entity);
+            }
+            entity = parent?.parent();
+        }
+        None
+    }
+}
 
 /// What decides whether a still collider may rest: whether its transform, shape or layers
 /// changed since the last tick. Read only for colliders that stood still (fetching change
@@ -191,7 +225,7 @@ pub(crate) fn gather(
     mut queries: ParamSet<(
         Query<ColliderData, Without<Resting>>,
         Query<ColliderData, Woken>,
-        Query<(Entity, &SweptPath, &CollisionLayers), With<Collider>>,
+        Query<(Entity, &Collider, &SweptPath, &CollisionLayers)>,
     )>,
     resting: Query<
         (),
@@ -203,7 +237,7 @@ pub(crate) fn gather(
         ),
     >,
     changes: Query<Changes>,
-    transforms: Query<(&Transform, Option<&ChildOf>)>,
+    lookup: Lookup,
     mut gathered: Local<Parallel<Gathered>>,
 ) {
     let began = Instant::now();
@@ -218,7 +252,7 @@ pub(crate) fn gather(
         local.usable_again.clear();
         local.start_resting.clear();
         local.stop_resting.clear();
-        local.rotated_aabbs.clear();
+        local.warnings.clear();
     }
     // Resting colliders gone since the last tick (despawned, or no longer colliders).
     let gone = resting.iter().len() != colliders.resting.len();
@@ -227,7 +261,7 @@ pub(crate) fn gather(
         let mut woken = queries.p1();
         let mut local = gathered.borrow_local_mut();
         for item in &mut woken {
-            gather_one(item, number, &transforms, &changes, reasons, &mut local);
+            gather_one(item, number, &lookup, &changes, reasons, &mut local);
         }
     }
     let threads = ComputeTaskPool::try_get().map_or(1, |pool| pool.thread_num());
@@ -237,7 +271,7 @@ pub(crate) fn gather(
     if settings.parallel && threads > 1 {
         moving.par_iter_mut().for_each_init(
             || gathered.borrow_local_mut(),
-            |local, item| gather_one(item, number, &transforms, &changes, reasons, local),
+            |local, item| gather_one(item, number, &lookup, &changes, reasons, local),
         );
     } else {
         // One thread: straight into the moving group.
@@ -245,7 +279,7 @@ pub(crate) fn gather(
         core::mem::swap(&mut local.bodies, &mut colliders.moving.bodies);
         core::mem::swap(&mut local.bounds, &mut colliders.moving.bounds);
         for item in &mut moving {
-            gather_one(item, number, &transforms, &changes, reasons, &mut local);
+            gather_one(item, number, &lookup, &changes, reasons, &mut local);
         }
         core::mem::swap(&mut local.bodies, &mut colliders.moving.bodies);
         core::mem::swap(&mut local.bounds, &mut colliders.moving.bounds);
@@ -269,11 +303,8 @@ pub(crate) fn gather(
         for &entity in &local.stop_resting {
             commands.entity(entity).try_remove::<Resting>();
         }
-        for &entity in &local.rotated_aabbs {
-            log::warn!(
-                "bevy_sweep: collider {entity} is an axis-aligned box (Collider::aabb) on a \
-                 rotated transform: the box does not turn, its rotation is ignored"
-            );
+        for &(entity, warning) in &local.warnings {
+            log::warn!("bevy_sweep: collider {entity} {warning}");
         }
         changed |= !local.start_resting.is_empty() || !local.stop_resting.is_empty();
     }
@@ -297,7 +328,7 @@ pub(crate) fn gather(
 /// One collider's motion, swept (into `local`), and whether it rests from now on.
 #[inline(always)]
 fn gather_one(
-    (entity, collider, swept, layers, velocity, angular, transform): (
+    (entity, collider, swept, layers, velocity, angular, transform, has_body): (
         Entity,
         &Collider,
         Mut<SweptPath>,
@@ -305,9 +336,10 @@ fn gather_one(
         Option<&Velocity>,
         Option<&AngularVelocity>,
         Option<(&Transform, Option<&ChildOf>)>,
+        bool,
     ),
     tick: u64,
-    transforms: &Query<(&Transform, Option<&ChildOf>)>,
+    lookup: &Lookup,
     changes: &Query<Changes>,
     skipped: &bevy::platform::collections::HashMap<Entity, &'static str>,
     local: &mut Gathered,
@@ -317,9 +349,12 @@ fn gather_one(
     let world = transform
         .as_ref()
         .map_or(Err(MISSING_TRANSFORM), |(t, parent)| {
-            world_plane_from(t, *parent, transforms)
+            world_plane_from(t, *parent, &lookup.transforms)
         });
     let motion = problem(collider, world, velocity, angular).and_then(|end| {
+        if let (Collider::Polyline { .. }, Ok(world)) = (collider, world) {
+            return chain(collider, swept.previous_world.map(Into::into), world, fresh);
+        }
         // The start: where the last motion ended, or where a fresh one starts (a usable shape
         // either way); if its kind of shape changed since, the new shape where it was.
         let start = if fresh {
@@ -337,13 +372,18 @@ fn gather_one(
             .unwrap_or_else(|| ShapePath::still(end));
         let bounds = inflate(path.swept_bounds());
         if usable_bounds(&bounds) {
-            Ok((path, bounds, continues))
+            Ok(Motion {
+                path: Some((path, bounds)),
+                start: None,
+                still: is_still(&path),
+                continues,
+            })
         } else {
             Err("its swept bounds overflow (coordinates too close to f32::MAX)")
         }
     });
     let swept = swept.into_inner();
-    let (path, bounds, continues) = match motion {
+    let motion = match motion {
         Ok(motion) => motion,
         Err(reason) => {
             local.skipped.push((entity, reason));
@@ -359,16 +399,25 @@ fn gather_one(
     if !skipped.is_empty() && skipped.contains_key(&entity) {
         local.usable_again.push(entity);
     }
-    // An axis-aligned box on a turned transform (a half turn or a mirror leaves it as it
-    // is, and rounding leaves off-axis entries of a few `1e-8`): warned about once.
-    let is_aabb = matches!(collider, Collider::Aabb { .. });
-    if is_aabb && !swept.warned_rotated && world.is_ok_and(|w| turns(w.matrix2)) {
-        swept.warned_rotated = true;
-        local.rotated_aabbs.push(entity);
-    } else if !is_aabb && swept.warned_rotated {
-        swept.warned_rotated = false;
+    // A shape the plugin takes other than the user may expect, warned about once: an
+    // axis-aligned box on a turned transform (a half turn or a mirror leaves it as it is,
+    // and rounding leaves off-axis entries of a few `1e-8`), a polyline with repeated points.
+    let warning = match collider {
+        Collider::Aabb { .. } if world.is_ok_and(|w| turns(w.matrix2)) => Some(ROTATED_AABB),
+        Collider::Polyline { points } if points.windows(2).any(|w| w[0] == w[1]) => {
+            Some(REPEATED_POINTS)
+        }
+        _ => None,
+    };
+    match warning {
+        Some(warning) if !swept.warned => {
+            swept.warned = true;
+            local.warnings.push((entity, warning));
+        }
+        None => swept.warned = false,
+        _ => {}
     }
-    swept.still_for = if is_still(&path) {
+    swept.still_for = if motion.still {
         (swept.still_for + 1).min(2)
     } else {
         0
@@ -390,20 +439,122 @@ fn gather_one(
         (true, false) => local.stop_resting.push(entity),
         _ => {}
     }
-    swept.path = Some(path);
+    let body = if has_body {
+        Some(entity)
+    } else {
+        transform.and_then(|(_, parent)| lookup.body_above(parent?.parent()))
+    };
+    swept.path = motion.path.map(|(path, _)| path);
     swept.tick = tick;
     swept.fresh = false;
     swept.previous_world = world.ok().map(Into::into);
-    if !swept.resting {
-        local.bodies.push(Body {
-            entity,
-            path,
-            layers: *layers,
-            continues,
-        });
+    swept.chain_start = motion.start.map(Into::into);
+    swept.body = body;
+    if swept.resting {
+        return;
+    }
+    let entry = Entry {
+        entity,
+        path: ShapePath::Point([Vec2::ZERO; 2]),
+        layers: *layers,
+        body,
+        part: 0,
+        chain: false,
+        continues: motion.continues,
+    };
+    if let Some((path, bounds)) = motion.path {
+        local.bodies.push(Entry { path, ..entry });
         local.bounds.push(bounds);
+    } else if let (Ok(end), Some(start)) = (world, motion.start) {
+        push_edges(
+            collider,
+            &start,
+            &end,
+            entry,
+            &mut local.bodies,
+            &mut local.bounds,
+        );
     }
 }
+
+/// This tick's motion of one collider: its path and swept bounds (none for a polyline,
+/// whose edges are swept one by one), whether it stands still, and whether it continues
+/// the last tick's.
+struct Motion {
+    path: Option<(ShapePath, Aabb2d)>,
+    /// A polyline's plane at the start of the tick.
+    start: Option<Affine2>,
+    still: bool,
+    continues: bool,
+}
+
+/// A polyline's motion: from where its transform was at the end of the last tick (or at
+/// the start of this one, for a fresh one) to where it is.
+fn chain(
+    collider: &Collider,
+    previous: Option<Affine2>,
+    world: Affine2,
+    fresh: bool,
+) -> Result<Motion, &'static str> {
+    let start = previous.unwrap_or(world);
+    let bounds = collider
+        .edges_in(&start)
+        .chain(collider.edges_in(&world))
+        .fold(None::<Aabb2d>, |b, (_, p, q)| {
+            let edge = Aabb2d {
+                min: p.min(q),
+                max: p.max(q),
+            };
+            Some(b.map_or(edge, |b| Aabb2d {
+                min: b.min.min(edge.min),
+                max: b.max.max(edge.max),
+            }))
+        });
+    match bounds {
+        Some(b) if usable_bounds(&inflate(b)) => Ok(Motion {
+            path: None,
+            start: Some(start),
+            still: start == world,
+            continues: previous.is_some() && !fresh,
+        }),
+        Some(_) => Err("its swept bounds overflow (coordinates too close to f32::MAX)"),
+        None => Err("its world-space shape is degenerate or not finite (check the scale)"),
+    }
+}
+
+/// A polyline's edges, each its own entry in the broad phase, moving from `start` to `end`
+/// (an edge that collapses to a point at either end, under a zero scale, is left out).
+fn push_edges(
+    collider: &Collider,
+    start: &Affine2,
+    end: &Affine2,
+    entry: Entry,
+    bodies: &mut Vec<Entry>,
+    bounds: &mut Vec<Aabb2d>,
+) {
+    for ((i, a0, b0), (_, a1, b1)) in collider.edges_in(start).zip(collider.edges_in(end)) {
+        if a0 == b0 || a1 == b1 {
+            continue;
+        }
+        let path = ShapePath::Segment {
+            a: [a0, a1],
+            b: [b0, b1],
+        };
+        bodies.push(Entry {
+            path,
+            part: i,
+            chain: true,
+            ..entry
+        });
+        bounds.push(inflate(path.swept_bounds()));
+    }
+}
+
+/// Warnings given once per collider.
+const ROTATED_AABB: &str = "is an axis-aligned box (Collider::aabb) on a rotated transform: \
+                            the box does not turn, its rotation is ignored";
+const REPEATED_POINTS: &str = "is a polyline with repeated consecutive points: the edges \
+                               between them are left out";
 
 /// `true` if the linear map turns the axes (beyond rounding): an off-axis entry larger than
 /// `1e-5` of its column.
@@ -416,23 +567,43 @@ fn turns(m: bevy::math::Mat2) -> bool {
 fn rest(
     colliders: &mut Colliders,
     contacts: &mut Contacts,
-    all: &Query<(Entity, &SweptPath, &CollisionLayers), With<Collider>>,
+    all: &Query<(Entity, &Collider, &SweptPath, &CollisionLayers)>,
     method: crate::broad::BroadPhaseMethod,
 ) {
     let resting = &mut colliders.resting;
     resting.clear();
     let mut entities = EntityHashSet::default();
-    for (entity, swept, layers) in all {
-        if let (true, Some(path)) = (swept.resting, swept.path) {
-            resting.bodies.push(Body {
-                entity,
-                path,
-                layers: *layers,
-                continues: true,
-            });
-            resting.bounds.push(inflate(path.swept_bounds()));
-            entities.insert(entity);
+    for (entity, collider, swept, layers) in all {
+        if !swept.resting {
+            continue;
         }
+        let entry = Entry {
+            entity,
+            path: ShapePath::Point([Vec2::ZERO; 2]),
+            layers: *layers,
+            body: swept.body,
+            part: 0,
+            chain: false,
+            continues: true,
+        };
+        if let Some(path) = swept.path {
+            resting.bodies.push(Entry { path, ..entry });
+            resting.bounds.push(inflate(path.swept_bounds()));
+        } else if let Some(world) = swept.previous_world {
+            // A polyline: its edges where it stands.
+            let world = world.into();
+            push_edges(
+                collider,
+                &world,
+                &world,
+                entry,
+                &mut resting.bodies,
+                &mut resting.bounds,
+            );
+        } else {
+            continue;
+        }
+        entities.insert(entity);
     }
     resting.sort_and_build(method);
     let woken: EntityHashSet = colliders

@@ -11,11 +11,14 @@ mod query;
 mod report;
 mod state;
 
-pub use components::{AngularVelocity, Collider, CollisionLayers, SweptPath, Teleport, Velocity};
+pub use components::{
+    AngularVelocity, Body, Collider, CollidingEntities, CollisionLayers, SweptPath, Teleport,
+    Velocity,
+};
 pub use contacts::{Contact, Contacts, SkippedColliders, SweepStats};
 pub use diagnostics::SweepDiagnosticsPlugin;
 pub use events::{CollisionEvent, CollisionKind};
-pub use query::{QueryFilter, RayHit, SweepQuery};
+pub use query::{PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery};
 
 use crate::broad::BroadPhaseMethod;
 use bevy::app::{App, FixedPostUpdate, Plugin};
@@ -163,6 +166,9 @@ impl Plugin for SweepPlugin {
         .register_type::<AngularVelocity>()
         .register_type::<CollisionLayers>()
         .register_type::<Teleport>()
+        .register_type::<Body>()
+        .register_type::<CollidingEntities>()
+        .register_type::<crate::narrow::Feature>()
         .register_type::<SweptPath>()
         .register_type::<CollisionKind>()
         .register_type::<CollisionEvent>()
@@ -188,7 +194,9 @@ impl Plugin for SweepPlugin {
                     .chain()
                     .in_set(SweepSystems::BroadPhase),
                 narrow::narrow_phase.in_set(SweepSystems::NarrowPhase),
-                report::report.in_set(SweepSystems::Report),
+                (report::report, report::colliding_entities)
+                    .chain()
+                    .in_set(SweepSystems::Report),
             ),
         );
     }

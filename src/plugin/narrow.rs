@@ -3,7 +3,7 @@
 use super::SweepSettings;
 use super::broad::run_parts;
 use super::contacts::SweepStats;
-use super::state::{Body, Tick};
+use super::state::{Entry, Tick};
 use crate::geometry::robust::expansions;
 use crate::narrow::{PointBoxBatch, ShapePath, contact_intervals_of_valid};
 use bevy::ecs::prelude::*;
@@ -62,7 +62,7 @@ pub(crate) fn narrow_phase(
 }
 
 /// A pair of a point and a box, in either order.
-fn point_and_box(a: &Body, b: &Body) -> bool {
+fn point_and_box(a: &Entry, b: &Entry) -> bool {
     matches!(
         (&a.path, &b.path),
         (ShapePath::Point(_), ShapePath::Aabb { .. })

@@ -1,11 +1,13 @@
 //! Spatial queries against the colliders: what a ray, a segment or a shape touches now.
 
+use super::components::Collider;
 use super::components::CollisionLayers;
 use super::state::{Colliders, Group};
-use crate::narrow::{Shape, ShapePath, contact_intervals, witness};
+use crate::narrow::{Feature, Shape, ShapePath, contact_intervals, project, witness};
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::SystemParam;
 use bevy::math::Vec2;
+use bevy::math::{Affine2, Isometry2d, Mat2};
 use core::ops::ControlFlow;
 
 /// Which colliders a query may hit.
@@ -63,6 +65,8 @@ pub struct RayHit {
     /// Where along the collider the hit is, if it is a segment (`0` at its first endpoint,
     /// `1` at its second).
     pub along: Option<f32>,
+    /// The vertex or edge hit, if the collider is a polygon or a polyline.
+    pub feature: Option<Feature>,
 }
 
 /// Spatial queries against every collider where the last tick left it: what a ray or a
@@ -189,35 +193,174 @@ impl SweepQuery<'_> {
         // already can only be in the middle part, and moves to this row's part when it is
         // found again. Checking only that part keeps a laser through many colliders linear,
         // where checking every hit so far was quadratic. (A collider is in one group only.)
+        // The boxes hit, beside `hits` (a polyline has one box per edge).
+        let mut boxes: Vec<u32> = Vec::new();
         for group in self.colliders.groups() {
             let (mut row, mut this_row, mut last_row) = (None, hits.len(), hits.len());
             group.broad.query_segment_in_rows(a, b, |i, _, visited| {
                 if row != Some(visited) {
                     (row, last_row, this_row) = (Some(visited), this_row, hits.len());
                 }
-                let entity = group.body(i as usize).entity;
-                if let Some(j) = hits[last_row..this_row]
-                    .iter()
-                    .position(|h| h.entity == entity)
-                {
+                if let Some(j) = boxes[last_row..this_row].iter().position(|&k| k == i) {
                     this_row -= 1;
                     hits.swap(last_row + j, this_row);
+                    boxes.swap(last_row + j, this_row);
                 } else if let Some(t) = first_touch(&ray, group, i as usize, filter) {
                     hits.push(hit(&ray, group, i as usize, t, a, b));
+                    boxes.push(i);
                 }
                 ControlFlow::Continue(())
             });
+            boxes.clear();
+            boxes.resize(hits.len(), u32::MAX);
         }
         hits.sort_by(|x, y| {
             x.distance
                 .total_cmp(&y.distance)
                 .then(x.entity.cmp(&y.entity))
         });
+        // A polyline hit on several edges: its first hit only.
+        if hits.len() > 1 {
+            let mut seen = bevy::ecs::entity::EntityHashSet::default();
+            hits.retain(|h| seen.insert(h.entity));
+        }
+    }
+
+    /// The first collider that the shape `shape` touches when moved from the pose `start`
+    /// to the pose `end` (translating and turning, each vertex on a straight line as the
+    /// plugin's colliders move in a tick), and where: thick bullets, ground checks,
+    /// move-and-slide. A shape already touching a collider at `start` hits it at time 0.
+    ///
+    /// Exact like the plugin's contacts. `None` if nothing is hit or the shape is unusable
+    /// (see [`Collider::problem`]). Ties go to the smaller entity.
+    ///
+    /// ```
+    /// use bevy::math::{Isometry2d, Vec2};
+    /// use bevy::prelude::*;
+    /// use bevy_sweep::prelude::*;
+    ///
+    /// fn ground_check(query: SweepQuery) {
+    ///     let feet = Collider::capsule(Vec2::new(-4.0, 0.0), Vec2::new(4.0, 0.0), 2.0);
+    ///     let (from, to) = (Vec2::new(0.0, 50.0), Vec2::new(0.0, 40.0));
+    ///     if let Some(hit) = query.cast_shape(
+    ///         &feet,
+    ///         Isometry2d::from_translation(from),
+    ///         Isometry2d::from_translation(to),
+    ///         &QueryFilter::default(),
+    ///     ) {
+    ///         info!("ground at {} after {:.0}% of the way", hit.point, hit.time * 100.0);
+    ///     }
+    /// }
+    /// # let mut app = App::new();
+    /// # app.add_plugins(SweepPlugin::default()).add_systems(Update, ground_check);
+    /// ```
+    #[must_use]
+    pub fn cast_shape(
+        &self,
+        shape: &Collider,
+        start: Isometry2d,
+        end: Isometry2d,
+        filter: &QueryFilter,
+    ) -> Option<ShapeCastHit> {
+        if shape.problem().is_some() {
+            return None;
+        }
+        let (p0, p1) = (plane_of_isometry(start), plane_of_isometry(end));
+        if !(p0.is_finite() && p1.is_finite()) {
+            return None;
+        }
+        let paths: Vec<ShapePath> = if shape.is_polyline() {
+            shape
+                .edges_in(&p0)
+                .zip(shape.edges_in(&p1))
+                .map(|((_, a0, b0), (_, a1, b1))| ShapePath::Segment {
+                    a: [a0, a1],
+                    b: [b0, b1],
+                })
+                .collect()
+        } else {
+            ShapePath::between(shape.shape_in(&p0), shape.shape_in(&p1))
+                .filter(ShapePath::is_valid)
+                .into_iter()
+                .collect()
+        };
+        let mut best: Option<(f32, Entity, ShapePath, ShapePath)> = None;
+        for path in &paths {
+            let bounds = path.swept_bounds();
+            for group in self.colliders.groups() {
+                group.broad.query(&bounds, |i| {
+                    let body = group.body(i as usize);
+                    if !filter.accepts(body.entity, &body.layers) {
+                        return;
+                    }
+                    let target = ShapePath::still(body.path.at(1.0));
+                    if let Some(&[t, _]) = contact_intervals(path, &target).first()
+                        && best.is_none_or(|(bt, be, ..)| (t, body.entity) < (bt, be))
+                    {
+                        best = Some((t, body.entity, *path, target));
+                    }
+                });
+            }
+        }
+        best.map(|(time, entity, path, target)| {
+            let w = witness(&path, &target, time, false);
+            ShapeCastHit {
+                entity,
+                time,
+                point: w.point,
+                normal: w.normal,
+            }
+        })
+    }
+
+    /// The collider nearest `point` and its point nearest it, with the distance (`0` when
+    /// `point` is inside or on a collider). `None` if no collider passes the filter or the
+    /// point is not finite. Ties go to the smaller entity.
+    #[must_use]
+    pub fn project_point(&self, point: Vec2, filter: &QueryFilter) -> Option<PointProjection> {
+        if !point.is_finite() {
+            return None;
+        }
+        let any = self.colliders.groups().iter().any(|g| g.len() > 0);
+        // Boxes of growing size around the point: a collider outside one of half size `h`
+        // is farther than `h`, so the nearest found within `h` is the nearest of all.
+        let mut half = 1.0_f32.max(point.abs().max_element() * 1e-4);
+        while any && half.is_finite() {
+            let window = bevy::math::bounding::Aabb2d {
+                min: point - Vec2::splat(half),
+                max: point + Vec2::splat(half),
+            };
+            let mut best: Option<PointProjection> = None;
+            for group in self.colliders.groups() {
+                group.broad.query(&window, |i| {
+                    let body = group.body(i as usize);
+                    if !filter.accepts(body.entity, &body.layers) {
+                        return;
+                    }
+                    let (on, distance) = project(&body.path.at(1.0), point);
+                    if best.is_none_or(|b| (distance, body.entity) < (b.distance, b.entity)) {
+                        best = Some(PointProjection {
+                            entity: body.entity,
+                            point: on,
+                            distance,
+                        });
+                    }
+                });
+            }
+            if let Some(best) = best
+                && best.distance <= half
+            {
+                return Some(best);
+            }
+            half *= 4.0;
+        }
+        None
     }
 
     /// Every collider that touches or overlaps `shape` now, into `hits` (cleared first), in
-    /// no particular order. Nothing if the shape is not usable (non-finite, a radius or half
-    /// extent that is not positive).
+    /// no particular order, each once. Nothing if the shape is not usable (non-finite, a
+    /// radius or half extent that is not positive). Any shape can be the query, a rounded
+    /// polygon included (build one with [`Collider::world_shape`]).
     pub fn shape_hits(&self, shape: Shape, filter: &QueryFilter, hits: &mut Vec<Entity>) {
         hits.clear();
         let probe = ShapePath::still(shape);
@@ -228,7 +371,9 @@ impl SweepQuery<'_> {
         for group in self.colliders.groups() {
             group.broad.query(&bounds, |i| {
                 let body = group.body(i as usize);
-                if touches_now(&probe, body, filter) {
+                // (A polyline's edges are boxes of their own: it is listed once.)
+                if touches_now(&probe, body, filter) && !(body.chain && hits.contains(&body.entity))
+                {
                     hits.push(body.entity);
                 }
             });
@@ -258,7 +403,7 @@ impl SweepQuery<'_> {
 }
 
 /// `true` if the probe touches the body where the last tick left it.
-fn touches_now(probe: &ShapePath, body: &super::state::Body, filter: &QueryFilter) -> bool {
+fn touches_now(probe: &ShapePath, body: &super::state::Entry, filter: &QueryFilter) -> bool {
     filter.accepts(body.entity, &body.layers)
         && !contact_intervals(probe, &ShapePath::still(body.path.at(1.0))).is_empty()
 }
@@ -283,12 +428,50 @@ fn hit(ray: &ShapePath, group: &Group, i: usize, t: f32, a: Vec2, b: Vec2) -> Ra
         point: w.point,
         normal: w.normal,
         along: w.along_b,
+        feature: if body.chain {
+            Some(super::report::edge_feature(body.part, w.along_b))
+        } else {
+            w.feature_b
+        },
     }
 }
 
 /// The end of a ray, if its input is usable.
+/// The plane transform of a pose.
+fn plane_of_isometry(pose: Isometry2d) -> Affine2 {
+    let (sin, cos) = (pose.rotation.sin, pose.rotation.cos);
+    Affine2::from_mat2_translation(
+        Mat2::from_cols(Vec2::new(cos, sin), Vec2::new(-sin, cos)),
+        pose.translation,
+    )
+}
+
 fn ray_end(origin: Vec2, direction: Vec2, max_distance: f32) -> Option<Vec2> {
     let direction = direction.try_normalize()?;
     let end = origin + direction * max_distance;
     (origin.is_finite() && max_distance >= 0.0 && end.is_finite()).then_some(end)
+}
+
+/// The first hit of a [`SweepQuery::cast_shape`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeCastHit {
+    /// The collider hit.
+    pub entity: Entity,
+    /// When, as a fraction of the way from the start pose to the end pose, in `[0, 1]`.
+    pub time: f32,
+    /// Where the shapes touch, world space.
+    pub point: Vec2,
+    /// Unit normal, from the hit collider towards the cast shape.
+    pub normal: Vec2,
+}
+
+/// The nearest point of a collider to a point ([`SweepQuery::project_point`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PointProjection {
+    /// The collider.
+    pub entity: Entity,
+    /// Its point nearest the query point (the query point itself when inside).
+    pub point: Vec2,
+    /// How far the query point is from the collider (`0` inside or on it).
+    pub distance: f32,
 }

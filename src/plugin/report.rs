@@ -3,32 +3,72 @@
 
 use super::SweepSettings;
 use super::broad::run_parts;
-use super::components::SweptPath;
+use super::components::{CollidingEntities, SweptPath};
 use super::contacts::{Contacts, Record, SweepStats};
 use super::events::{CollisionEvent, CollisionKind, Touch, transitions};
-use super::state::{Body, Colliders, Reported, Tick};
+use super::state::{Colliders, Entry, Reported, Tick};
 use crate::broad::{order_key, sort_by_high_half};
-use crate::narrow::{ShapePath, Witness, witness};
+use crate::narrow::{Feature, ShapePath, Witness, witness};
+use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
 use bevy::math::Vec2;
 use bevy::platform::time::Instant;
 
-fn event(
+/// Who one side of an event is: its collider, its body, and which edge of a polyline.
+#[derive(Clone, Copy)]
+struct Side {
     entity: Entity,
-    other: Entity,
+    body: Option<Entity>,
+    edge: Option<u32>,
+}
+
+impl From<&Entry> for Side {
+    fn from(entry: &Entry) -> Self {
+        Self {
+            entity: entry.entity,
+            body: entry.body,
+            edge: entry.chain.then_some(entry.part),
+        }
+    }
+}
+
+/// A polyline edge's contact as a feature of the polyline: the edge and where along it, or
+/// the point at either end.
+pub(crate) fn edge_feature(edge: u32, along: Option<f32>) -> Feature {
+    match along.unwrap_or(0.5) {
+        0.0 => Feature::Vertex(edge),
+        1.0 => Feature::Vertex(edge + 1),
+        along => Feature::Edge { index: edge, along },
+    }
+}
+
+fn event(
+    a: impl Into<Side>,
+    b: impl Into<Side>,
     kind: CollisionKind,
     time: f32,
     witness: Witness,
     duration: f32,
 ) -> CollisionEvent {
+    let (a, b): (Side, Side) = (a.into(), b.into());
     let velocity = if duration > 0.0 {
         witness.relative_motion / duration
     } else {
         Vec2::ZERO
     };
     CollisionEvent {
-        entity,
-        other,
+        entity: a.entity,
+        other: b.entity,
+        body: a.body,
+        other_body: b.body,
+        feature: a
+            .edge
+            .map(|e| edge_feature(e, witness.along_a))
+            .or(witness.feature_a),
+        other_feature: b
+            .edge
+            .map(|e| edge_feature(e, witness.along_b))
+            .or(witness.feature_b),
         kind,
         time_of_impact: time,
         point: witness.point,
@@ -70,6 +110,10 @@ fn part_events(tick: &Tick, p: usize, contacts: &Contacts, out: &mut Reported) {
         }
         for (&record, &(k, first, count)) in records.iter().zip(block) {
             let (a, b) = ordered(&pairs[k as usize]);
+            // Polyline edges: merged per pair of colliders in `chain_events`.
+            if a.chain || b.chain {
+                continue;
+            }
             let intervals = &solved.spans[first as usize..(first + count) as usize];
             let read = intervals[0][0] == 0.0 || !(a.continues && b.continues);
             kinds.clear();
@@ -77,7 +121,7 @@ fn part_events(tick: &Tick, p: usize, contacts: &Contacts, out: &mut Reported) {
             let mut last = record.map(|r| r.last);
             for &(kind, time) in kinds.iter() {
                 let w = witness(&a.path, &b.path, time, kind == CollisionKind::Ended);
-                let e = event(a.entity, b.entity, kind, time, w, duration);
+                let e = event(a, b, kind, time, w, duration);
                 out.events.push(e);
                 if kind != CollisionKind::Ended {
                     last = Some(e);
@@ -104,12 +148,120 @@ fn part_events(tick: &Tick, p: usize, contacts: &Contacts, out: &mut Reported) {
 
 /// A pair's two bodies, the smaller entity first.
 #[inline]
-fn ordered(pair: &(Body, Body)) -> (&Body, &Body) {
+fn ordered(pair: &(Entry, Entry)) -> (&Entry, &Entry) {
     if pair.1.entity < pair.0.entity {
         (&pair.1, &pair.0)
     } else {
         (&pair.0, &pair.1)
     }
+}
+
+/// The events of the touching pairs with a polyline edge: a polyline is one collider, so
+/// the contact intervals of its edges with one other collider are merged, and each event's
+/// place is taken from an edge that touches at its time.
+fn chain_events(tick: &mut Tick, contacts: &mut Contacts) {
+    let (number, duration) = (tick.number, tick.duration);
+    // (pair of entities, part, index in part, first interval, count)
+    let mut found: Vec<((Entity, Entity), usize, u32, u32, u32)> = Vec::new();
+    for (p, solved) in tick.solved[..tick.part_count].iter().enumerate() {
+        for &(k, first, count) in &solved.touching {
+            let (a, b) = ordered(&tick.parts[p][k as usize]);
+            if a.chain || b.chain {
+                found.push(((a.entity, b.entity), p, k, first, count));
+            }
+        }
+    }
+    if found.is_empty() {
+        return;
+    }
+    found.sort_unstable_by_key(|f| (f.0, f.1, f.2));
+    let mut merged: Vec<[f32; 2]> = Vec::new();
+    let mut kinds = Vec::new();
+    for group in found.chunk_by(|x, y| x.0 == y.0) {
+        let key = group[0].0;
+        let spans = |&(_, p, _, first, count): &((Entity, Entity), usize, u32, u32, u32)| {
+            &tick.solved[p].spans[first as usize..(first + count) as usize]
+        };
+        merged.clear();
+        merged.extend(group.iter().flat_map(spans).copied());
+        merged.sort_unstable_by(|x, y| x[0].total_cmp(&y[0]));
+        let mut union: Vec<[f32; 2]> = Vec::with_capacity(merged.len());
+        for &[s, e] in &merged {
+            match union.last_mut() {
+                Some(last) if s <= last[1] => last[1] = last[1].max(e),
+                _ => union.push([s, e]),
+            }
+        }
+        let record = contacts.record(&key);
+        kinds.clear();
+        let after = transitions(&union, record.map_or(Touch::Apart, |r| r.state), &mut kinds);
+        let mut last = record.map(|r| r.last);
+        let refresh =
+            record.is_some() && kinds.is_empty() && after == record.map_or(after, |r| r.state);
+        if refresh && let Some(record) = record {
+            record.refresh(number);
+            continue;
+        }
+        for &(kind, time) in &kinds {
+            // The edge pair whose contact is nearest this moment (one holds it).
+            let distance = |f: &((Entity, Entity), usize, u32, u32, u32)| {
+                spans(f)
+                    .iter()
+                    .map(|&[s, e]| (s - time).max(time - e).max(0.0))
+                    .fold(f32::INFINITY, f32::min)
+            };
+            let Some(&(_, p, k, ..)) = group
+                .iter()
+                .min_by(|x, y| distance(x).total_cmp(&distance(y)))
+            else {
+                continue;
+            };
+            let (a, b) = ordered(&tick.parts[p][k as usize]);
+            let w = witness(&a.path, &b.path, time, kind == CollisionKind::Ended);
+            let e = event(a, b, kind, time, w, duration);
+            tick.events.push(e);
+            if kind != CollisionKind::Ended {
+                last = Some(e);
+            }
+        }
+        let new = match (after, last) {
+            (Touch::Apart, _) | (_, None) => None,
+            (state, Some(last)) => Some(Record::new(state, last, number)),
+        };
+        if new.is_some() || contacts.record(&key).is_some() {
+            contacts.set(key, new);
+        }
+    }
+}
+
+/// Keeps [`CollidingEntities`] up to date: those of the entities whose contacts changed in
+/// this tick, and those inserted since the last.
+pub(crate) fn colliding_entities(
+    mut contacts: ResMut<Contacts>,
+    mut queries: ParamSet<(
+        Query<&mut CollidingEntities>,
+        Query<Entity, Added<CollidingEntities>>,
+    )>,
+    mut added: Local<Vec<Entity>>,
+) {
+    let mut changed = core::mem::take(&mut contacts.changed);
+    added.clear();
+    added.extend(&queries.p1());
+    let mut colliding = queries.p0();
+    if !colliding.is_empty() {
+        for entity in changed.iter().chain(added.iter()).copied() {
+            let Ok(mut set) = colliding.get_mut(entity) else {
+                continue;
+            };
+            let now: EntityHashSet = contacts.touching(entity).collect();
+            // Changed only if it changed (several contacts may have come and gone).
+            if set.0 != now {
+                set.0 = now;
+            }
+        }
+    }
+    changed.clear();
+    contacts.changed = changed;
 }
 
 /// Writes the records of part `p` into `contacts`. A pair whose record was not read (it did
@@ -133,7 +285,7 @@ fn apply(tick: &mut Tick, p: usize, contacts: &mut Contacts) {
             };
             let w = witness(&a.path, &b.path, 0.0, true);
             part.events
-                .push(event(key.0, key.1, CollisionKind::Ended, 0.0, w, duration));
+                .push(event(a, b, CollisionKind::Ended, 0.0, w, duration));
         }
     }
 }
@@ -159,8 +311,16 @@ fn ended_events(world: &World, tick: &mut Tick, contacts: &mut Contacts, collide
     contacts.close_tick(number, &colliders.resting_entities, |(ea, eb), record| {
         let ended = match (path(ea), path(eb)) {
             (Some(pa), Some(pb)) => event(
-                ea,
-                eb,
+                Side {
+                    entity: ea,
+                    body: record.last.body,
+                    edge: None,
+                },
+                Side {
+                    entity: eb,
+                    body: record.last.other_body,
+                    edge: None,
+                },
                 CollisionKind::Ended,
                 0.0,
                 witness(&pa, &pb, 0.0, true),
@@ -219,6 +379,7 @@ pub(crate) fn report(world: &mut World) {
                 apply(tick, p, &mut contacts);
                 tick.events.append(&mut tick.reported[p].events);
             }
+            chain_events(tick, &mut contacts);
             ended_events(world, tick, &mut contacts, world.resource::<Colliders>());
         });
         order_events(tick);

@@ -10,22 +10,38 @@ use bevy::ecs::prelude::*;
 use bevy::math::bounding::Aabb2d;
 use bevy::platform::time::Instant;
 
-/// One collider's motion in this tick.
+/// One collider's motion in this tick (or one edge of a polyline's).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Body {
+pub(crate) struct Entry {
     pub(crate) entity: Entity,
     pub(crate) path: ShapePath,
     pub(crate) layers: CollisionLayers,
+    /// The [`Body`](super::Body) the collider belongs to, if any.
+    pub(crate) body: Option<Entity>,
+    /// Which edge of a polyline this is (`chain`); `0` otherwise.
+    pub(crate) part: u32,
+    /// One edge of a polyline: its contacts are merged with its other edges' per pair of
+    /// colliders.
+    pub(crate) chain: bool,
     /// The motion starts where the last tick's ended, with the same shape: contacts at its
     /// start are those at the end of the last tick (the same exact tests decide both).
     pub(crate) continues: bool,
+}
+
+impl Entry {
+    /// What the collider belongs to: its body, else itself. Pairs of one owner are never
+    /// tested.
+    #[inline]
+    pub(crate) fn owner(&self) -> Entity {
+        self.body.unwrap_or(self.entity)
+    }
 }
 
 /// Colliders and the broad phase over their swept bounds.
 #[derive(Default)]
 pub(crate) struct Group {
     /// In the order gathered.
-    pub(crate) bodies: Vec<Body>,
+    pub(crate) bodies: Vec<Entry>,
     /// Their swept bounds: in the order gathered, then (after [`sort`](Self::sort)) in order
     /// of left edge.
     pub(crate) bounds: Vec<Aabb2d>,
@@ -74,7 +90,7 @@ impl Group {
     }
 
     /// The body of the broad phase's box `sorted`.
-    pub(crate) fn body(&self, sorted: usize) -> &Body {
+    pub(crate) fn body(&self, sorted: usize) -> &Entry {
         &self.bodies[self.keys[sorted] as u32 as usize]
     }
 }
@@ -112,7 +128,7 @@ pub(crate) struct Tick {
     /// The candidate pairs in parts, each found by one task: the two bodies of each, copied
     /// when the broad phase reads them, since the narrow phase and the report read them in
     /// order where reading the bodies by index would miss the cache at every pair.
-    pub(crate) parts: Vec<Vec<(Body, Body)>>,
+    pub(crate) parts: Vec<Vec<(Entry, Entry)>>,
     /// How many of `parts` this tick uses.
     pub(crate) part_count: usize,
     /// Scratch of a broad phase that finds its pairs all at once.
@@ -147,7 +163,7 @@ impl Tick {
     }
 
     /// This tick's parts of candidate pairs.
-    pub(crate) fn parts(&self) -> &[Vec<(Body, Body)>] {
+    pub(crate) fn parts(&self) -> &[Vec<(Entry, Entry)>] {
         &self.parts[..self.part_count]
     }
 }

@@ -12,5 +12,6 @@ mod query;
 mod resting;
 #[path = "../support/rules.rs"]
 mod rules;
+mod shapes;
 mod translating;
 mod worlds;

@@ -122,14 +122,14 @@ fn every_pair_at_a_million_units_per_second() {
             let mover = app
                 .world_mut()
                 .spawn((
-                    mover_shape,
+                    mover_shape.clone(),
                     Transform::from_xyz(START_X, 0.0, 0.0),
                     Velocity(Vec2::new(SPEED, 0.0)),
                 ))
                 .id();
             let target = app
                 .world_mut()
-                .spawn((target_shape, Transform::IDENTITY))
+                .spawn((target_shape.clone(), Transform::IDENTITY))
                 .id();
             let events: Vec<CollisionEvent> =
                 tick(&mut app).iter().map(|e| seen_from(e, mover)).collect();
@@ -182,9 +182,13 @@ fn every_pair_at_a_million_units_per_second() {
             let samples = 200_000;
             let mover_at = |t: f32| {
                 let x = START_X + travel * t;
-                mover_shape.world_shape(&Transform::from_xyz(x, 0.0, 0.0))
+                mover_shape
+                    .world_shape(&Transform::from_xyz(x, 0.0, 0.0))
+                    .expect("not a polyline")
             };
-            let target_now = target_shape.world_shape(&Transform::IDENTITY);
+            let target_now = target_shape
+                .world_shape(&Transform::IDENTITY)
+                .expect("not a polyline");
             let hits: Vec<f32> = (0..=samples)
                 .map(|i| i as f32 / samples as f32)
                 .filter(|&t| touching(&mover_at(t), &target_now))

@@ -25,7 +25,8 @@ fn world_shapes(app: &App, colliders: &[Entity]) -> Vec<(Entity, Shape)> {
             let shape = world
                 .get::<Collider>(e)
                 .expect("collider")
-                .world_shape(world.get::<Transform>(e).expect("transform"));
+                .world_shape(world.get::<Transform>(e).expect("transform"))
+                .expect("not a polyline");
             (e, shape)
         })
         .collect()

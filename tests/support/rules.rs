@@ -19,6 +19,7 @@ pub(crate) fn to_oracle(path: &ShapePath) -> Path {
             center,
             half_extents,
         },
+        ShapePath::Convex(_) => unreachable!("rounded polygons go to the convex oracle"),
     }
 }
 

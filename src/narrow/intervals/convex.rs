@@ -32,7 +32,7 @@ use super::{
 };
 use crate::geometry::robust::orient2d;
 use crate::geometry::{intersect_segment_segment, sweep_point_segment};
-use crate::narrow::path::{ShapePath, lerp};
+use crate::narrow::path::{ConvexShape, ShapePath, lerp};
 use bevy_math::{DVec2, Vec2};
 
 /// A convex polygon grown by a radius, moving during one step: each vertex moves linearly
@@ -94,10 +94,10 @@ impl ConvexPath<'_> {
 /// let convex = ConvexVertices::from(&disk);
 /// assert_eq!((convex.path().vertices.len(), convex.path().radius), (1, 2.0));
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConvexVertices {
     paths: [[Vec2; 2]; ConvexPath::MAX_VERTICES],
-    len: usize,
+    len: u8,
     radius: f32,
 }
 
@@ -117,14 +117,46 @@ impl ConvexVertices {
         let len = vertices.len().min(ConvexPath::MAX_VERTICES);
         let mut paths = [[Vec2::ZERO; 2]; ConvexPath::MAX_VERTICES];
         paths[..len].copy_from_slice(&vertices[..len]);
-        Self { paths, len, radius }
+        Self {
+            paths,
+            len: len as u8,
+            radius,
+        }
+    }
+
+    /// The motion from `start` to `end`, vertex by vertex (the radius is `end`'s). The two
+    /// must have as many vertices.
+    pub(crate) fn between(start: &ConvexShape, end: &ConvexShape) -> Self {
+        let mut paths = [[Vec2::ZERO; 2]; ConvexPath::MAX_VERTICES];
+        for (path, (&p, &q)) in paths
+            .iter_mut()
+            .zip(start.vertices().iter().zip(end.vertices()))
+        {
+            *path = [p, q];
+        }
+        Self {
+            paths,
+            len: end.vertices().len() as u8,
+            radius: end.radius(),
+        }
     }
 
     /// The path to solve.
     #[must_use]
     pub fn path(&self) -> ConvexPath<'_> {
         ConvexPath {
-            vertices: &self.paths[..self.len],
+            vertices: &self.paths[..usize::from(self.len)],
+            radius: self.radius,
+        }
+    }
+
+    /// The shape at `time` in `[0, 1]`: exactly the start at `0` and the end at `1`.
+    #[must_use]
+    pub fn at(&self, time: f32) -> ConvexShape {
+        let pose = Pose::at(&self.path(), time);
+        ConvexShape {
+            vertices: pose.points,
+            len: self.len,
             radius: self.radius,
         }
     }
@@ -152,6 +184,7 @@ impl From<&ShapePath> for ConvexVertices {
                 ];
                 return Self::copy(&corners, 0.0);
             }
+            ShapePath::Convex(convex) => return *convex,
         };
         Self::copy(vertices, radius)
     }
