@@ -11,11 +11,17 @@
 //! Each kind of pair is also timed through the general solver for rounded convex polygons
 //! ([`convex_contact_intervals`]), the shapes written as polygons (`<kind>_as_convex`).
 //!
+//! The scene `new_shapes` is the bullet hell with every third box a turning rectangle, every
+//! third circle a turning capsule and the next a turning hexagon: its rows give the cost
+//! per candidate pair of the new shapes beside the old.
+//!
 //! `cargo bench --bench narrow` (`-- bullet_hell/` for one scene).
 
 use bevy::math::{Quat, Vec2, Vec3};
 use bevy_sweep::broad::{BroadPhase, BroadPhaseMethod};
-use bevy_sweep::narrow::{ConvexVertices, ShapePath, contact_intervals, convex_contact_intervals};
+use bevy_sweep::narrow::{
+    ConvexShape, ConvexVertices, Shape, ShapePath, contact_intervals, convex_contact_intervals,
+};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 use std::hint::black_box;
 
@@ -56,6 +62,46 @@ fn path(spec: &Spec) -> ShapePath {
     }
 }
 
+/// The new shapes in a scene: every third box a turning rectangle, every third circle a
+/// turning capsule and the next a turning hexagon, at the same places and speeds; the other
+/// colliders as they are.
+fn with_new_shapes(i: usize, spec: &Spec) -> ShapePath {
+    let start = spec.position.extend(0.0);
+    let end = start + (spec.velocity * TICK).extend(0.0);
+    let spin = if spec.angular_velocity == 0.0 {
+        3.0
+    } else {
+        spec.angular_velocity
+    };
+    let turn = |time: f32| Quat::from_rotation_z(spec.angle + spin * time);
+    let world = |local: Vec2, time: f32, at: Vec3| (turn(time) * local.extend(0.0) + at).truncate();
+    let convex = |local: &[Vec2], radius: f32| {
+        let pose = |time: f32, at: Vec3| {
+            let placed: Vec<Vec2> = local.iter().map(|&v| world(v, time, at)).collect();
+            Shape::Convex(ConvexShape::new(&placed, radius).expect("1 to 8 vertices"))
+        };
+        ShapePath::between(pose(0.0, start), pose(TICK, end)).expect("same shape")
+    };
+    match (spec.kind, i % 3) {
+        (Kind::Box { half_extents: h }, 0) => convex(
+            &[(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .map(|(x, y)| Vec2::new(x * h.x, y * h.y)),
+            0.0,
+        ),
+        (Kind::Circle { radius }, 0) => convex(
+            &[Vec2::new(-radius, 0.0), Vec2::new(radius, 0.0)],
+            radius / 2.0,
+        ),
+        (Kind::Circle { radius }, 1) => {
+            let hexagon: Vec<Vec2> = (0..6)
+                .map(|k| Vec2::from_angle(k as f32 * core::f32::consts::FRAC_PI_3) * radius)
+                .collect();
+            convex(&hexagon, 0.0)
+        }
+        _ => path(spec),
+    }
+}
+
 fn kind_name(path: &ShapePath) -> (u8, &'static str) {
     match path {
         ShapePath::Point(_) => (0, "point"),
@@ -70,9 +116,18 @@ fn kind_name(path: &ShapePath) -> (u8, &'static str) {
     }
 }
 
-/// The scene's candidate pairs (layers respected), in the broad phase's order.
-fn candidate_pairs(scene: &Scene) -> Vec<(ShapePath, ShapePath)> {
-    let paths: Vec<ShapePath> = scene.specs.iter().map(path).collect();
+/// The scene's candidate pairs (layers respected), in the broad phase's order, with each
+/// collider's path made by `path`.
+fn candidate_pairs(
+    scene: &Scene,
+    path: impl Fn(usize, &Spec) -> ShapePath,
+) -> Vec<(ShapePath, ShapePath)> {
+    let paths: Vec<ShapePath> = scene
+        .specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| path(i, s))
+        .collect();
     let bounds: Vec<_> = paths.iter().map(ShapePath::swept_bounds).collect();
     let interacts = |i: u32, j: u32| {
         let layers = |k: u32| {
@@ -92,12 +147,19 @@ fn candidate_pairs(scene: &Scene) -> Vec<(ShapePath, ShapePath)> {
 }
 
 fn narrow(c: &mut Criterion) {
+    let mut shapes = Scene::bullet_hell(10_000, SCENE_SEED);
+    shapes.name = "new_shapes";
     for scene in [
         Scene::bullet_hell(10_000, SCENE_SEED),
         Scene::still_walls(10_000, SCENE_SEED),
         Scene::mixed(10_000, SCENE_SEED),
+        shapes,
     ] {
-        let pairs = candidate_pairs(&scene);
+        let pairs = if scene.name == "new_shapes" {
+            candidate_pairs(&scene, with_new_shapes)
+        } else {
+            candidate_pairs(&scene, |_, spec| path(spec))
+        };
         let mut group = c.benchmark_group(format!("narrow/{}", scene.name));
         group
             .sample_size(20)

@@ -8,6 +8,9 @@
 //! - `crowded`: nine in ten in a corner a twentieth of the arena wide (360× denser), also a
 //!   tenth as large and fast: 3.6× the uniform scene's overlaps per collider (and of
 //!   candidate pairs and events).
+//! - `shapes`: the uniform scene with half its colliders turning rectangles, capsules and
+//!   convex polygons of 5-8 vertices, and a still polyline of 1,000 points across the
+//!   arena: the cost of the new shapes against `mixed`, which has the old ones only.
 //!
 //! Then the scenes shaped like games of `benches/support/scenes.rs`, which the avian2d
 //! comparison runs too: `bullet_hell` (10,000 colliders), `tilemap` (50,000 still tiles and
@@ -64,6 +67,9 @@ enum Layout {
     Clustered,
     /// Nine in ten in a corner a twentieth of the arena wide, a tenth as large and fast.
     Crowded,
+    /// As `Uniform`, with half the colliders of the new shapes (turning rectangles,
+    /// capsules and polygons) and a still polyline of 1,000 points across the arena.
+    Shapes,
 }
 
 /// Task pools whose compute pool has a thread for every core this process may run on: one
@@ -89,7 +95,7 @@ fn world(count: usize, layout: Layout) -> App {
         // The arena is `2 * half` wide; the corner a tenth or a twentieth of that.
         let corner = match layout {
             _ if i % 10 == 0 => None,
-            Layout::Uniform => None,
+            Layout::Uniform | Layout::Shapes => None,
             Layout::Clustered => Some(0.2 * half),
             Layout::Crowded => Some(0.1 * half),
         };
@@ -101,13 +107,32 @@ fn world(count: usize, layout: Layout) -> App {
             rng.random_range(-300.0..300.0),
             rng.random_range(-300.0..300.0),
         ) * size;
-        let collider = match i % 4 {
+        let kind = if layout == Layout::Shapes {
+            i % 8
+        } else {
+            i % 4
+        };
+        let collider = match kind {
             0 => Collider::point(),
             1 => Collider::segment(Vec2::new(-4.0, 0.0) * size, Vec2::new(4.0, 0.0) * size),
             2 => Collider::circle(rng.random_range(1.0..3.0) * size),
-            _ => Collider::aabb(
+            3 => Collider::aabb(
                 Vec2::new(rng.random_range(1.0..3.0), rng.random_range(1.0..3.0)) * size,
             ),
+            4 | 7 => Collider::rectangle(
+                Vec2::new(rng.random_range(1.0..3.0), rng.random_range(1.0..3.0)) * size,
+            ),
+            5 => Collider::capsule(Vec2::new(-2.0, 0.0), Vec2::new(2.0, 0.0), 1.0),
+            _ => {
+                let radius = rng.random_range(1.5..3.0);
+                let n = 5 + i % 4;
+                let vertices: Vec<Vec2> = (0..n)
+                    .map(|k| {
+                        Vec2::from_angle(k as f32 * core::f32::consts::TAU / n as f32) * radius
+                    })
+                    .collect();
+                Collider::convex_polygon(&vertices).expect("a regular polygon")
+            }
         };
         let mut entity = app.world_mut().spawn((
             collider,
@@ -115,9 +140,22 @@ fn world(count: usize, layout: Layout) -> App {
             Velocity(velocity),
             Home(low, high),
         ));
-        if i % 4 == 1 {
+        if kind % 4 == 1 || kind >= 4 {
             entity.insert(AngularVelocity(rng.random_range(-3.0..3.0)));
         }
+    }
+    if layout == Layout::Shapes {
+        // Terrain: a still zigzag of 1,000 points across the arena.
+        let points: Vec<Vec2> = (0..1000)
+            .map(|k| {
+                let x = -half + 2.0 * half * k as f32 / 999.0;
+                Vec2::new(x, if k % 2 == 0 { -4.0 } else { 4.0 })
+            })
+            .collect();
+        app.world_mut().spawn((
+            Collider::polyline(&points).expect("finite points"),
+            Transform::IDENTITY,
+        ));
     }
     // Settle: the first ticks report every overlap of the random placement.
     for _ in 0..5 {
@@ -224,6 +262,7 @@ fn tick(c: &mut Criterion) {
         ("mixed", Layout::Uniform),
         ("clustered", Layout::Clustered),
         ("crowded", Layout::Crowded),
+        ("shapes", Layout::Shapes),
     ] {
         for count in [1_000, 10_000, 100_000] {
             // Built on first use, so that a filtered run builds only the worlds it measures.

@@ -161,7 +161,7 @@ fn draw(
                 shape(&mut gizmos, &start, settings.path_color, unit);
             }
         }
-        let Some(path) = swept.path else { continue };
+        let Some(path) = swept.path() else { continue };
         let (start, end) = (path.at(0.0), path.at(1.0));
         if settings.colliders {
             shape(&mut gizmos, &end, settings.collider_color, unit);

@@ -147,16 +147,31 @@ fn convex_witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> 
         ([s, e], Feature::Edge { .. }) => (*e - *s).perp().try_normalize(),
         _ => None,
     };
+    // Apart: between the cores. Touching: a face's normal (a polygon's edge, then a thin
+    // core's line, turned by the motion), then a corner's (the mean of its two edges').
+    let face = |feature: Feature| matches!(feature, Feature::Edge { .. });
+    let (fa, fb) = (found.on_a.feature, found.on_b.feature);
     let normal = found
         .normal
-        .or_else(|| convex::feature_normal(&sb, found.on_b.feature))
-        .or_else(|| convex::feature_normal(&sa, found.on_a.feature).map(|n| -n))
+        .or_else(|| face(fb).then(|| convex::feature_normal(&sb, fb)).flatten())
         .or_else(|| {
-            let line = thin_line(&sb, found.on_b.feature)
-                .or_else(|| thin_line(&sa, found.on_a.feature))?;
-            let side = line.dot(towards_a);
+            face(fa)
+                .then(|| convex::feature_normal(&sa, fa))
+                .flatten()
+                .map(|n| -n)
+        })
+        .or_else(|| {
+            let line = thin_line(&sb, fb).or_else(|| thin_line(&sa, fa))?;
+            // The side `a` comes from (or leaves to); sliding along the line, the side it
+            // is on.
+            let side = match line.dot(towards_a) {
+                0.0 => line.dot(Shape::Convex(sa).center() - Shape::Convex(sb).center()),
+                side => side,
+            };
             Some(if side < 0.0 { -line } else { line })
         })
+        .or_else(|| convex::feature_normal(&sb, fb))
+        .or_else(|| convex::feature_normal(&sa, fa).map(|n| -n))
         .or_else(|| towards_a.try_normalize())
         .filter(|n| n.is_finite())
         .unwrap_or(Vec2::X);

@@ -1,7 +1,8 @@
 //! The components a user puts on entities.
 
+use super::state::Motion;
 use crate::geometry::robust::orient2d;
-use crate::narrow::{ConvexPath, ConvexShape, Shape, ShapePath};
+use crate::narrow::{ConvexPath, ConvexShape, ConvexVertices, Shape, ShapePath};
 use bevy::ecs::prelude::*;
 use bevy::math::{Affine2, Affine3A, Vec2};
 use bevy::reflect::prelude::*;
@@ -245,6 +246,17 @@ impl Collider {
         }
     }
 
+    /// `true` for a point, segment, circle or axis-aligned box (swept by their own solvers).
+    pub(crate) fn is_basic(&self) -> bool {
+        matches!(
+            self,
+            Collider::Point
+                | Collider::Segment { .. }
+                | Collider::Circle { .. }
+                | Collider::Aabb { .. }
+        )
+    }
+
     /// `true` for a polyline (swept edge by edge, without one [`Shape`]).
     #[must_use]
     pub fn is_polyline(&self) -> bool {
@@ -289,13 +301,41 @@ impl Collider {
         (!self.is_polyline()).then(|| self.shape_in(&plane_of(world)))
     }
 
-    /// The shape in world space in the [plane part](plane_of) of its world transform.
+    /// A basic shape's pose (a still [`Motion`]) in the [plane part](plane_of) of its world
+    /// transform; `None` for the other shapes. The one place its arithmetic is written.
     #[inline(always)]
-    pub(crate) fn shape_in(&self, plane: &Affine2) -> Shape {
+    pub(crate) fn pose_in(&self, plane: &Affine2) -> Option<Motion> {
         let center = plane.translation;
         let (x, y) = (plane.matrix2.x_axis, plane.matrix2.y_axis);
         // As `Affine3A::transform_point3` of `p.extend(0.0)` computes it, less the third
         // column's zero.
+        let place = |p: Vec2| x * p.x + y * p.y + center;
+        Some(match *self {
+            Collider::Point => Motion::Point([center; 2]),
+            Collider::Segment { a, b } => Motion::Segment {
+                a: [place(a); 2],
+                b: [place(b); 2],
+            },
+            Collider::Circle { radius } => Motion::Circle {
+                center: [center; 2],
+                radius: radius * x.length().max(y.length()),
+            },
+            Collider::Aabb { half_extents } => Motion::Aabb {
+                center: [center; 2],
+                half_extents: half_extents * Vec2::new(x.length(), y.length()),
+            },
+            _ => return None,
+        })
+    }
+
+    /// The shape in world space in the [plane part](plane_of) of its world transform.
+    #[inline(always)]
+    pub(crate) fn shape_in(&self, plane: &Affine2) -> Shape {
+        if let Some(pose) = self.pose_in(plane).and_then(|pose| pose.basic()) {
+            return pose.end();
+        }
+        let center = plane.translation;
+        let (x, y) = (plane.matrix2.x_axis, plane.matrix2.y_axis);
         let place = |p: Vec2| x * p.x + y * p.y + center;
         let convex = |vertices: &[Vec2], radius: f32| {
             let mut placed = [Vec2::ZERO; ConvexPath::MAX_VERTICES];
@@ -306,16 +346,6 @@ impl Collider {
             ConvexShape::new(&placed[..count], radius).map_or(Shape::Point(center), Shape::Convex)
         };
         match *self {
-            Collider::Point => Shape::Point(center),
-            Collider::Segment { a, b } => Shape::Segment(place(a), place(b)),
-            Collider::Circle { radius } => Shape::Circle {
-                center,
-                radius: radius * x.length().max(y.length()),
-            },
-            Collider::Aabb { half_extents } => Shape::Aabb {
-                center,
-                half_extents: half_extents * Vec2::new(x.length(), y.length()),
-            },
             Collider::Rectangle { half_extents: h } => convex(
                 &[
                     Vec2::new(-h.x, -h.y),
@@ -333,6 +363,11 @@ impl Collider {
             Collider::Polyline { ref points } => {
                 Shape::Point(points.first().map_or(center, |&p| place(p)))
             }
+            // Placed by `pose_in`.
+            Collider::Point
+            | Collider::Segment { .. }
+            | Collider::Circle { .. }
+            | Collider::Aabb { .. } => Shape::Point(center),
         }
     }
 }
@@ -446,20 +481,25 @@ impl Default for CollisionLayers {
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
 pub struct Teleport;
 
-/// This tick's motion of a collider in world space, written by the plugin (read it, do not
-/// write it): what was swept, for drawing and debugging.
-#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+/// This tick's motion of a collider in world space, written by the plugin: what was swept,
+/// for drawing and debugging ([`path`](Self::path), [`polyline_edges`](Self::polyline_edges)).
+#[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
 #[reflect(Component, Debug, Default, Clone)]
 pub struct SweptPath {
-    /// The motion swept in the last tick; `None` before the first tick and while the
-    /// collider is skipped as unusable.
+    /// The motion swept in the last tick (a basic shape's; a rounded polygon's is in
+    /// `convex`); `None` before the first tick, while the collider is skipped as unusable,
+    /// and for a polyline.
+    ///
+    /// Kept small (every tick reads and writes it for every collider): a polygon's vertex
+    /// paths, three times the size of a basic shape's motion, are stored apart.
     #[reflect(ignore)]
-    pub path: Option<ShapePath>,
+    pub(crate) motion: Option<Motion>,
+    /// A rounded polygon's motion (allocated once, for polygons only, and reused).
+    #[reflect(ignore)]
+    pub(crate) convex: Option<Box<ConvexVertices>>,
     /// Where the motion starts afresh, for a collider whose motion restarts this tick
-    /// ([`fresh`](Self::fresh)): where it was when the tick began. Otherwise the motion starts
-    /// where the last one ended, the end of `path`.
-    #[reflect(ignore)]
-    pub(crate) start: Option<Shape>,
+    /// ([`fresh`](Self::fresh)): where it was when the tick began, at `previous_world`.
+    /// Otherwise the motion starts where the last one ended, the end of `path`.
     /// The plane part of its world transform then (to rebuild the start when the collider's
     /// kind changes).
     #[reflect(ignore)]
@@ -591,11 +631,43 @@ impl From<PackedPlane> for Affine2 {
 impl SweptPath {
     /// Forget the previous place: the next tick starts from where the collider is then.
     pub(crate) fn restart(&mut self) {
-        self.path = None;
-        self.start = None;
+        self.motion = None;
         self.previous_world = None;
         self.chain_start = None;
         self.still_for = 0;
+    }
+
+    /// The motion swept in the last tick it was swept in; `None` before the first tick,
+    /// while the collider is skipped as unusable, and for a polyline (see
+    /// [`polyline_edges`](Self::polyline_edges)).
+    #[must_use]
+    pub fn path(&self) -> Option<ShapePath> {
+        match self.motion? {
+            Motion::Convex(_) => self.convex.as_deref().map(|c| ShapePath::Convex(*c)),
+            motion => motion.basic(),
+        }
+    }
+
+    /// Where the last motion ended.
+    pub(crate) fn end(&self) -> Option<Shape> {
+        match self.motion? {
+            Motion::Convex(_) => self.convex.as_deref().map(|c| Shape::Convex(c.at(1.0))),
+            motion => motion.basic().map(|p| p.end()),
+        }
+    }
+
+    /// Stores the motion swept (a polygon's into the storage it already has).
+    pub(crate) fn set_path(&mut self, path: Option<&ShapePath>) {
+        self.motion = path.map(|path| match path {
+            ShapePath::Convex(convex) => {
+                match &mut self.convex {
+                    Some(stored) => **stored = *convex,
+                    None => self.convex = Some(Box::new(*convex)),
+                }
+                Motion::Convex(0)
+            }
+            path => Motion::new(path, &mut Vec::new(), 0),
+        });
     }
 
     /// A polyline's motion in the last tick it was swept in, edge by edge: each edge's index

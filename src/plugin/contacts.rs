@@ -2,10 +2,10 @@
 //! sweep, and what the last tick did.
 
 use super::events::{CollisionEvent, Touch};
-use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::ecs::prelude::*;
 use bevy::platform::collections::HashMap;
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use core::time::Duration;
 
 /// Pairs of colliders in contact at the end of the last tick (a contact that has
@@ -25,8 +25,13 @@ pub struct Contacts {
     neighbours: Neighbours,
     /// Scratch: the last events of contacts ended by `close_tick`.
     ended: Vec<CollisionEvent>,
-    /// Entities whose contacts changed since the report last read this.
+    /// Entities whose contacts changed since the report last read this, kept while some
+    /// entity has a [`CollidingEntities`](super::CollidingEntities) (`track`).
     pub(crate) changed: EntityHashSet,
+    pub(crate) track: bool,
+    /// `neighbours` is kept (from the first tick after it was `wanted`).
+    indexed: bool,
+    wanted: AtomicBool,
 }
 
 /// Lists of entities per entity, as linked lists in one table whose free slots are reused:
@@ -34,7 +39,7 @@ pub struct Contacts {
 #[derive(Default, Debug)]
 struct Neighbours {
     /// The first node of each entity's list.
-    heads: HashMap<Entity, u32>,
+    heads: EntityHashMap<u32>,
     /// `(entity, next node)`; `NONE` ends a list.
     nodes: Vec<(Entity, u32)>,
     /// The first free node, chained through their `next`.
@@ -171,12 +176,55 @@ impl Contacts {
     }
 
     /// Every collider in contact with `entity` (a collider, or a [`Body`] for its
-    /// colliders' contacts), in time proportional to its contacts.
+    /// colliders' contacts), each once, in time proportional to its contacts.
+    ///
+    /// The per-entity index behind it is built on first use: the first call scans every
+    /// pair, and the plugin keeps the index from the next tick on (an app that never asks
+    /// pays nothing for it).
     ///
     /// [`Body`]: super::Body
     pub fn touching(&self, entity: Entity) -> impl Iterator<Item = Entity> + '_ {
         let mut seen = EntityHashSet::default();
-        self.neighbours.of(entity).filter(move |&e| seen.insert(e))
+        if !self.indexed {
+            self.wanted.store(true, Ordering::Relaxed);
+        }
+        let indexed = self.indexed.then(|| self.neighbours.of(entity));
+        let scanned = (!self.indexed).then(|| {
+            self.iter().filter_map(move |c| {
+                if c.entity == entity || c.started.body == Some(entity) {
+                    Some(c.other)
+                } else if c.other == entity || c.started.other_body == Some(entity) {
+                    Some(c.entity)
+                } else {
+                    None
+                }
+            })
+        });
+        indexed
+            .into_iter()
+            .flatten()
+            .chain(scanned.into_iter().flatten())
+            .filter(move |&e| seen.insert(e))
+    }
+
+    /// Starts keeping the per-entity index if it is wanted ([`touching`](Self::touching)
+    /// was called, or an entity has a [`CollidingEntities`](super::CollidingEntities)) and
+    /// not kept yet: built from every pair in contact.
+    pub(crate) fn index_if_wanted(&mut self) {
+        if self.indexed || !(self.track || *self.wanted.get_mut()) {
+            return;
+        }
+        self.indexed = true;
+        let lasts: Vec<CollisionEvent> = self
+            .pairs
+            .values()
+            .chain(self.resting.values())
+            .filter(|r| r.state == Touch::Touching)
+            .map(|r| r.last)
+            .collect();
+        for last in &lasts {
+            self.link(last, true);
+        }
     }
 
     /// The number of pairs in contact.
@@ -222,6 +270,9 @@ impl Contacts {
     /// Adds (or removes) the contact of an event's two colliders, and of their bodies, to
     /// (from) the neighbour lists.
     fn link(&mut self, event: &CollisionEvent, add: bool) {
+        if !self.indexed {
+            return;
+        }
         let sides = [(event.entity, event.other), (event.other, event.entity)]
             .into_iter()
             .chain(
@@ -237,7 +288,9 @@ impl Contacts {
                     .map(|b| (b, event.entity)),
             );
         for (of, to) in sides {
-            self.changed.insert(of);
+            if self.track {
+                self.changed.insert(of);
+            }
             if add {
                 self.neighbours.add(of, to);
             } else {

@@ -8,10 +8,10 @@ use super::components::{
     Velocity, world_plane, world_plane_from,
 };
 use super::contacts::{Contacts, SkippedColliders, SweepStats};
-use super::state::{Colliders, Entry, Tick};
+use super::state::{Colliders, Entry, Motion, RESTING, Tick};
 use crate::broad::usable as usable_bounds;
 use crate::geometry::robust::orient2d;
-use crate::narrow::{Shape, ShapePath};
+use crate::narrow::{ConvexVertices, Shape, ShapePath};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
 use bevy::math::{Affine2, Vec2, bounding::Aabb2d};
@@ -55,7 +55,6 @@ pub(crate) fn prepare(
         }
         if swept.previous_world.is_none() || teleport || collider.is_added() {
             let world = world_plane(entity, &transforms).ok();
-            swept.start = world.map(|w| collider.shape_in(&w)).filter(usable);
             swept.previous_world = world.map(Into::into);
             swept.fresh = true;
         }
@@ -95,7 +94,7 @@ fn problem(
     world: Result<Affine2, &'static str>,
     velocity: Option<&Velocity>,
     angular: Option<&AngularVelocity>,
-) -> Result<Shape, &'static str> {
+) -> Result<Affine2, &'static str> {
     if let Some(reason) = collider.problem() {
         return Err(reason);
     }
@@ -105,12 +104,94 @@ fn problem(
     if angular.is_some_and(|w| !w.0.is_finite()) {
         return Err("AngularVelocity is not finite");
     }
-    let shape = collider.shape_in(&world?);
-    if usable(&shape) {
-        Ok(shape)
+    world
+}
+
+/// Why a collider's world shape cannot be swept.
+const DEGENERATE: &str = "its world-space shape is degenerate or not finite (check the scale)";
+/// See [`DEGENERATE`].
+const OVERFLOW: &str = "its swept bounds overflow (coordinates too close to f32::MAX)";
+
+/// A basic shape's motion in this tick, without leaving its compact form ([`Motion`]):
+/// the gather's hot path.
+#[inline(always)]
+fn basic_motion(
+    collider: &Collider,
+    world: Affine2,
+    swept: &SweptPath,
+    fresh: bool,
+) -> Result<Swept, &'static str> {
+    let end = collider
+        .pose_in(&world)
+        .filter(Motion::is_usable)
+        .ok_or(DEGENERATE)?;
+    let previous = swept.previous_world.map(Affine2::from);
+    // The start: where the last motion ended, or where a fresh one starts (a usable shape
+    // either way); if its kind of shape changed since, the new shape where it was.
+    let start = if fresh {
+        previous
+            .and_then(|w| collider.pose_in(&w))
+            .filter(Motion::is_usable)
     } else {
-        Err("its world-space shape is degenerate or not finite (check the scale)")
+        swept.motion.filter(|m| !matches!(m, Motion::Convex(_)))
+    };
+    let continued = start.and_then(|start| Motion::between(&start, &end));
+    let continues = continued.is_some() && !fresh;
+    let path = continued
+        .or_else(|| {
+            let start = collider.pose_in(&previous?)?;
+            Motion::between(&start, &end).filter(Motion::is_usable)
+        })
+        .unwrap_or(end);
+    let bounds = inflate(path.swept_bounds());
+    if !usable_bounds(&bounds) {
+        return Err(OVERFLOW);
     }
+    Ok(Swept {
+        path: Some((path, bounds)),
+        start: None,
+        still: path.is_still(),
+        continues,
+    })
+}
+
+/// A rounded polygon's motion in this tick; its vertex paths are stored in `swept`.
+fn convex_motion(
+    collider: &Collider,
+    world: Affine2,
+    swept: &mut SweptPath,
+    fresh: bool,
+) -> Result<Swept, &'static str> {
+    let end = collider.shape_in(&world);
+    if !usable(&end) {
+        return Err(DEGENERATE);
+    }
+    let previous = swept.previous_world.map(Affine2::from);
+    let start = if fresh {
+        previous.map(|w| collider.shape_in(&w)).filter(usable)
+    } else {
+        swept.end()
+    };
+    let continued = start.and_then(|start| ShapePath::between(start, end));
+    let continues = continued.is_some() && !fresh;
+    let path = continued
+        .or_else(|| {
+            let start = collider.shape_in(&previous?);
+            ShapePath::between(start, end).filter(ShapePath::is_valid)
+        })
+        .unwrap_or_else(|| ShapePath::still(end));
+    let bounds = inflate(path.swept_bounds());
+    if !usable_bounds(&bounds) {
+        return Err(OVERFLOW);
+    }
+    let still = is_still(&path);
+    swept.set_path(Some(&path));
+    Ok(Swept {
+        path: Some((Motion::Convex(0), bounds)),
+        start: None,
+        still,
+        continues,
+    })
 }
 
 /// `true` if the shape can be swept: [valid](Shape::is_valid), a segment's ends apart, a
@@ -149,6 +230,9 @@ pub(crate) struct Gathered {
     /// Colliders that start resting, and resting ones that stop.
     start_resting: Vec<Entity>,
     stop_resting: Vec<Entity>,
+    /// The rounded polygons' vertex paths of `bodies` ([`Motion::Convex`], indexed in
+    /// this vector until joined).
+    convex: Vec<ConvexVertices>,
     /// Warnings to give about colliders (each once).
     warnings: Vec<(Entity, &'static str)>,
 }
@@ -253,6 +337,7 @@ pub(crate) fn gather(
         local.start_resting.clear();
         local.stop_resting.clear();
         local.warnings.clear();
+        local.convex.clear();
     }
     // Resting colliders gone since the last tick (despawned, or no longer colliders).
     let gone = resting.iter().len() != colliders.resting.len();
@@ -278,17 +363,29 @@ pub(crate) fn gather(
         let mut local = gathered.borrow_local_mut();
         core::mem::swap(&mut local.bodies, &mut colliders.moving.bodies);
         core::mem::swap(&mut local.bounds, &mut colliders.moving.bounds);
+        core::mem::swap(&mut local.convex, &mut colliders.moving.convex);
         for item in &mut moving {
             gather_one(item, number, &lookup, &changes, reasons, &mut local);
         }
         core::mem::swap(&mut local.bodies, &mut colliders.moving.bodies);
         core::mem::swap(&mut local.bounds, &mut colliders.moving.bounds);
+        core::mem::swap(&mut local.convex, &mut colliders.moving.convex);
     }
 
     // Join the threads' findings (their order does not matter: pairs are found by place,
     // and events come out sorted).
     let mut changed = gone;
     for local in gathered.iter_mut() {
+        // The thread's polygons go after those already joined.
+        let offset = colliders.moving.convex.len() as u32;
+        if offset > 0 && !local.convex.is_empty() {
+            for entry in &mut local.bodies {
+                if let Motion::Convex(index) = &mut entry.path {
+                    *index += offset;
+                }
+            }
+        }
+        colliders.moving.convex.append(&mut local.convex);
         colliders.moving.bodies.append(&mut local.bodies);
         colliders.moving.bounds.append(&mut local.bounds);
         for &(entity, reason) in &local.skipped {
@@ -351,38 +448,14 @@ fn gather_one(
         .map_or(Err(MISSING_TRANSFORM), |(t, parent)| {
             world_plane_from(t, *parent, &lookup.transforms)
         });
-    let motion = problem(collider, world, velocity, angular).and_then(|end| {
-        if let (Collider::Polyline { .. }, Ok(world)) = (collider, world) {
-            return chain(collider, swept.previous_world.map(Into::into), world, fresh);
-        }
-        // The start: where the last motion ended, or where a fresh one starts (a usable shape
-        // either way); if its kind of shape changed since, the new shape where it was.
-        let start = if fresh {
-            swept.start
-        } else {
-            swept.path.map(|path| path.end())
-        };
-        let continued = start.and_then(|start| ShapePath::between(start, end));
-        let continues = continued.is_some() && !fresh;
-        let path = continued
-            .or_else(|| {
-                let start = collider.shape_in(&swept.previous_world?.into());
-                ShapePath::between(start, end).filter(ShapePath::is_valid)
-            })
-            .unwrap_or_else(|| ShapePath::still(end));
-        let bounds = inflate(path.swept_bounds());
-        if usable_bounds(&bounds) {
-            Ok(Motion {
-                path: Some((path, bounds)),
-                start: None,
-                still: is_still(&path),
-                continues,
-            })
-        } else {
-            Err("its swept bounds overflow (coordinates too close to f32::MAX)")
-        }
-    });
     let swept = swept.into_inner();
+    let motion = problem(collider, world, velocity, angular).and_then(|world| match collider {
+        Collider::Polyline { .. } => {
+            chain(collider, swept.previous_world.map(Into::into), world, fresh)
+        }
+        basic if basic.is_basic() => basic_motion(basic, world, swept, fresh),
+        convex => convex_motion(convex, world, swept, fresh),
+    });
     let motion = match motion {
         Ok(motion) => motion,
         Err(reason) => {
@@ -444,7 +517,7 @@ fn gather_one(
     } else {
         transform.and_then(|(_, parent)| lookup.body_above(parent?.parent()))
     };
-    swept.path = motion.path.map(|(path, _)| path);
+    swept.motion = motion.path.map(|(path, _)| path);
     swept.tick = tick;
     swept.fresh = false;
     swept.previous_world = world.ok().map(Into::into);
@@ -455,7 +528,7 @@ fn gather_one(
     }
     let entry = Entry {
         entity,
-        path: ShapePath::Point([Vec2::ZERO; 2]),
+        path: Motion::Point([Vec2::ZERO; 2]),
         layers: *layers,
         body,
         part: 0,
@@ -463,6 +536,13 @@ fn gather_one(
         continues: motion.continues,
     };
     if let Some((path, bounds)) = motion.path {
+        let path = match (path, swept.convex.as_deref()) {
+            (Motion::Convex(_), Some(&vertices)) => {
+                local.convex.push(vertices);
+                Motion::Convex((local.convex.len() - 1) as u32)
+            }
+            (path, _) => path,
+        };
         local.bodies.push(Entry { path, ..entry });
         local.bounds.push(bounds);
     } else if let (Ok(end), Some(start)) = (world, motion.start) {
@@ -480,8 +560,9 @@ fn gather_one(
 /// This tick's motion of one collider: its path and swept bounds (none for a polyline,
 /// whose edges are swept one by one), whether it stands still, and whether it continues
 /// the last tick's.
-struct Motion {
-    path: Option<(ShapePath, Aabb2d)>,
+struct Swept {
+    /// The motion (a polygon's vertex paths are in its `SweptPath`) and its swept bounds.
+    path: Option<(Motion, Aabb2d)>,
     /// A polyline's plane at the start of the tick.
     start: Option<Affine2>,
     still: bool,
@@ -495,7 +576,7 @@ fn chain(
     previous: Option<Affine2>,
     world: Affine2,
     fresh: bool,
-) -> Result<Motion, &'static str> {
+) -> Result<Swept, &'static str> {
     let start = previous.unwrap_or(world);
     let bounds = collider
         .edges_in(&start)
@@ -511,14 +592,14 @@ fn chain(
             }))
         });
     match bounds {
-        Some(b) if usable_bounds(&inflate(b)) => Ok(Motion {
+        Some(b) if usable_bounds(&inflate(b)) => Ok(Swept {
             path: None,
             start: Some(start),
             still: start == world,
             continues: previous.is_some() && !fresh,
         }),
-        Some(_) => Err("its swept bounds overflow (coordinates too close to f32::MAX)"),
-        None => Err("its world-space shape is degenerate or not finite (check the scale)"),
+        Some(_) => Err(OVERFLOW),
+        None => Err(DEGENERATE),
     }
 }
 
@@ -541,7 +622,10 @@ fn push_edges(
             b: [b0, b1],
         };
         bodies.push(Entry {
-            path,
+            path: Motion::Segment {
+                a: [a0, a1],
+                b: [b0, b1],
+            },
             part: i,
             chain: true,
             ..entry
@@ -579,15 +663,19 @@ fn rest(
         }
         let entry = Entry {
             entity,
-            path: ShapePath::Point([Vec2::ZERO; 2]),
+            path: Motion::Point([Vec2::ZERO; 2]),
             layers: *layers,
             body: swept.body,
             part: 0,
             chain: false,
             continues: true,
         };
-        if let Some(path) = swept.path {
-            resting.bodies.push(Entry { path, ..entry });
+        if let Some(path) = swept.path() {
+            let motion = Motion::new(&path, &mut resting.convex, RESTING);
+            resting.bodies.push(Entry {
+                path: motion,
+                ..entry
+            });
             resting.bounds.push(inflate(path.swept_bounds()));
         } else if let Some(world) = swept.previous_world {
             // A polyline: its edges where it stands.

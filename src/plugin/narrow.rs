@@ -3,9 +3,9 @@
 use super::SweepSettings;
 use super::broad::run_parts;
 use super::contacts::SweepStats;
-use super::state::{Entry, Tick};
+use super::state::{Colliders, Entry, Tick};
 use crate::geometry::robust::expansions;
-use crate::narrow::{PointBoxBatch, ShapePath, contact_intervals_of_valid};
+use crate::narrow::{PointBoxBatch, contact_intervals_of_valid};
 use bevy::ecs::prelude::*;
 use bevy::platform::time::Instant;
 
@@ -13,6 +13,7 @@ use bevy::platform::time::Instant;
 /// of a point and a box eight at a time with SIMD, the others one by one.
 pub(crate) fn narrow_phase(
     settings: Res<SweepSettings>,
+    colliders: Res<Colliders>,
     mut tick: ResMut<Tick>,
     mut stats: ResMut<SweepStats>,
 ) {
@@ -30,7 +31,7 @@ pub(crate) fn narrow_phase(
             }
             let before = expansions();
             // Every body's path is valid (checked in the gather).
-            let intervals = contact_intervals_of_valid(&a.path, &b.path);
+            let intervals = contact_intervals_of_valid(&colliders.path(a), &colliders.path(b));
             exact += usize::from(expansions() != before);
             if !intervals.is_empty() {
                 solved.push(k, &intervals);
@@ -46,7 +47,7 @@ pub(crate) fn narrow_phase(
                 .zip(pairs)
                 .filter(|(_, (a, b))| point_and_box(a, b))
                 .inspect(|_| batched += 1)
-                .map(|(k, (a, b))| (k, a.path, b.path)),
+                .map(|(k, (a, b))| (k, colliders.path(a), colliders.path(b))),
             |k, interval| solved.push(k as u32, &[interval]),
         );
         solved.exact = exact + (expansions() - before) as usize;
@@ -63,9 +64,5 @@ pub(crate) fn narrow_phase(
 
 /// A pair of a point and a box, in either order.
 fn point_and_box(a: &Entry, b: &Entry) -> bool {
-    matches!(
-        (&a.path, &b.path),
-        (ShapePath::Point(_), ShapePath::Aabb { .. })
-            | (ShapePath::Aabb { .. }, ShapePath::Point(_))
-    )
+    (a.path.is_point() && b.path.is_aabb()) || (a.path.is_aabb() && b.path.is_point())
 }

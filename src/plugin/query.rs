@@ -168,7 +168,7 @@ impl SweepQuery<'_> {
                 }
                 // Ties go to the smaller entity, as in `segment_hits`.
                 let entity = group.body(i as usize).entity;
-                if let Some(t) = first_touch(&ray, group, i as usize, filter)
+                if let Some(t) = first_touch(&self.colliders, &ray, group, i as usize, filter)
                     && best.is_none_or(|(bt, be, ..)| (t, entity) < (bt, be))
                 {
                     best = Some((t, entity, group, i as usize));
@@ -176,7 +176,7 @@ impl SweepQuery<'_> {
                 ControlFlow::Continue(())
             });
         }
-        best.map(|(t, _, group, i)| hit(&ray, group, i, t, a, b))
+        best.map(|(t, _, group, i)| hit(&self.colliders, &ray, group, i, t, [a, b]))
     }
 
     /// Every collider the segment from `a` to `b` touches, each once with its first hit,
@@ -205,8 +205,10 @@ impl SweepQuery<'_> {
                     this_row -= 1;
                     hits.swap(last_row + j, this_row);
                     boxes.swap(last_row + j, this_row);
-                } else if let Some(t) = first_touch(&ray, group, i as usize, filter) {
-                    hits.push(hit(&ray, group, i as usize, t, a, b));
+                } else if let Some(t) =
+                    first_touch(&self.colliders, &ray, group, i as usize, filter)
+                {
+                    hits.push(hit(&self.colliders, &ray, group, i as usize, t, [a, b]));
                     boxes.push(i);
                 }
                 ControlFlow::Continue(())
@@ -293,7 +295,7 @@ impl SweepQuery<'_> {
                     if !filter.accepts(body.entity, &body.layers) {
                         return;
                     }
-                    let target = ShapePath::still(body.path.at(1.0));
+                    let target = ShapePath::still(self.colliders.path(body).at(1.0));
                     if let Some(&[t, _]) = contact_intervals(path, &target).first()
                         && best.is_none_or(|(bt, be, ..)| (t, body.entity) < (bt, be))
                     {
@@ -337,7 +339,7 @@ impl SweepQuery<'_> {
                     if !filter.accepts(body.entity, &body.layers) {
                         return;
                     }
-                    let (on, distance) = project(&body.path.at(1.0), point);
+                    let (on, distance) = project(&self.colliders.path(body).at(1.0), point);
                     if best.is_none_or(|b| (distance, body.entity) < (b.distance, b.entity)) {
                         best = Some(PointProjection {
                             entity: body.entity,
@@ -372,7 +374,8 @@ impl SweepQuery<'_> {
             group.broad.query(&bounds, |i| {
                 let body = group.body(i as usize);
                 // (A polyline's edges are boxes of their own: it is listed once.)
-                if touches_now(&probe, body, filter) && !(body.chain && hits.contains(&body.entity))
+                if touches_now(&self.colliders, &probe, body, filter)
+                    && !(body.chain && hits.contains(&body.entity))
                 {
                     hits.push(body.entity);
                 }
@@ -395,7 +398,7 @@ impl SweepQuery<'_> {
         let mut any = false;
         for group in self.colliders.groups() {
             group.broad.query(&probe.swept_bounds(), |i| {
-                any = any || touches_now(&probe, group.body(i as usize), filter);
+                any = any || touches_now(&self.colliders, &probe, group.body(i as usize), filter);
             });
         }
         any
@@ -403,24 +406,42 @@ impl SweepQuery<'_> {
 }
 
 /// `true` if the probe touches the body where the last tick left it.
-fn touches_now(probe: &ShapePath, body: &super::state::Entry, filter: &QueryFilter) -> bool {
+fn touches_now(
+    colliders: &Colliders,
+    probe: &ShapePath,
+    body: &super::state::Entry,
+    filter: &QueryFilter,
+) -> bool {
     filter.accepts(body.entity, &body.layers)
-        && !contact_intervals(probe, &ShapePath::still(body.path.at(1.0))).is_empty()
+        && !contact_intervals(probe, &ShapePath::still(colliders.path(body).at(1.0))).is_empty()
 }
 
 /// When (as a fraction of the way) the moving point `ray` first touches box `i` of `group`.
-fn first_touch(ray: &ShapePath, group: &Group, i: usize, filter: &QueryFilter) -> Option<f32> {
+fn first_touch(
+    colliders: &Colliders,
+    ray: &ShapePath,
+    group: &Group,
+    i: usize,
+    filter: &QueryFilter,
+) -> Option<f32> {
     let body = group.body(i);
     if !filter.accepts(body.entity, &body.layers) {
         return None;
     }
-    let target = ShapePath::still(body.path.at(1.0));
+    let target = ShapePath::still(colliders.path(body).at(1.0));
     contact_intervals(ray, &target).first().map(|i| i[0])
 }
 
-fn hit(ray: &ShapePath, group: &Group, i: usize, t: f32, a: Vec2, b: Vec2) -> RayHit {
+fn hit(
+    colliders: &Colliders,
+    ray: &ShapePath,
+    group: &Group,
+    i: usize,
+    t: f32,
+    [a, b]: [Vec2; 2],
+) -> RayHit {
     let body = group.body(i);
-    let target = ShapePath::still(body.path.at(1.0));
+    let target = ShapePath::still(colliders.path(body).at(1.0));
     let w = witness(ray, &target, t, false);
     RayHit {
         entity: body.entity,
@@ -436,7 +457,6 @@ fn hit(ray: &ShapePath, group: &Group, i: usize, t: f32, a: Vec2, b: Vec2) -> Ra
     }
 }
 
-/// The end of a ray, if its input is usable.
 /// The plane transform of a pose.
 fn plane_of_isometry(pose: Isometry2d) -> Affine2 {
     let (sin, cos) = (pose.rotation.sin, pose.rotation.cos);
@@ -446,6 +466,7 @@ fn plane_of_isometry(pose: Isometry2d) -> Affine2 {
     )
 }
 
+/// The end of a ray, if its input is usable.
 fn ray_end(origin: Vec2, direction: Vec2, max_distance: f32) -> Option<Vec2> {
     let direction = direction.try_normalize()?;
     let end = origin + direction * max_distance;

@@ -90,9 +90,16 @@ fn event(
 /// when a collider's motion does not continue the last tick's (teleported, new, reshaped), is
 /// the record read at all. A contact that simply goes on is marked swept in place; the others
 /// are left to [`apply`] (new contacts, ended ones, changed states).
-fn part_events(tick: &Tick, p: usize, contacts: &Contacts, out: &mut Reported) {
+fn part_events(
+    tick: &Tick,
+    colliders: &Colliders,
+    p: usize,
+    contacts: &Contacts,
+    out: &mut Reported,
+) {
     out.events.clear();
     out.records.clear();
+    out.chains.clear();
     let (number, duration) = (tick.number, tick.duration);
     let (pairs, solved) = (&tick.parts[p], &tick.solved[p]);
     let kinds = &mut out.kinds;
@@ -112,6 +119,7 @@ fn part_events(tick: &Tick, p: usize, contacts: &Contacts, out: &mut Reported) {
             let (a, b) = ordered(&pairs[k as usize]);
             // Polyline edges: merged per pair of colliders in `chain_events`.
             if a.chain || b.chain {
+                out.chains.push((k, first, count));
                 continue;
             }
             let intervals = &solved.spans[first as usize..(first + count) as usize];
@@ -120,7 +128,8 @@ fn part_events(tick: &Tick, p: usize, contacts: &Contacts, out: &mut Reported) {
             let after = transitions(intervals, record.map_or(Touch::Apart, |r| r.state), kinds);
             let mut last = record.map(|r| r.last);
             for &(kind, time) in kinds.iter() {
-                let w = witness(&a.path, &b.path, time, kind == CollisionKind::Ended);
+                let (pa, pb) = (colliders.path(a), colliders.path(b));
+                let w = witness(&pa, &pb, time, kind == CollisionKind::Ended);
                 let e = event(a, b, kind, time, w, duration);
                 out.events.push(e);
                 if kind != CollisionKind::Ended {
@@ -159,16 +168,14 @@ fn ordered(pair: &(Entry, Entry)) -> (&Entry, &Entry) {
 /// The events of the touching pairs with a polyline edge: a polyline is one collider, so
 /// the contact intervals of its edges with one other collider are merged, and each event's
 /// place is taken from an edge that touches at its time.
-fn chain_events(tick: &mut Tick, contacts: &mut Contacts) {
+fn chain_events(tick: &mut Tick, colliders: &Colliders, contacts: &mut Contacts) {
     let (number, duration) = (tick.number, tick.duration);
     // (pair of entities, part, index in part, first interval, count)
     let mut found: Vec<((Entity, Entity), usize, u32, u32, u32)> = Vec::new();
-    for (p, solved) in tick.solved[..tick.part_count].iter().enumerate() {
-        for &(k, first, count) in &solved.touching {
+    for (p, reported) in tick.reported[..tick.part_count].iter().enumerate() {
+        for &(k, first, count) in &reported.chains {
             let (a, b) = ordered(&tick.parts[p][k as usize]);
-            if a.chain || b.chain {
-                found.push(((a.entity, b.entity), p, k, first, count));
-            }
+            found.push(((a.entity, b.entity), p, k, first, count));
         }
     }
     if found.is_empty() {
@@ -217,7 +224,8 @@ fn chain_events(tick: &mut Tick, contacts: &mut Contacts) {
                 continue;
             };
             let (a, b) = ordered(&tick.parts[p][k as usize]);
-            let w = witness(&a.path, &b.path, time, kind == CollisionKind::Ended);
+            let (pa, pb) = (colliders.path(a), colliders.path(b));
+            let w = witness(&pa, &pb, time, kind == CollisionKind::Ended);
             let e = event(a, b, kind, time, w, duration);
             tick.events.push(e);
             if kind != CollisionKind::Ended {
@@ -248,7 +256,9 @@ pub(crate) fn colliding_entities(
     added.clear();
     added.extend(&queries.p1());
     let mut colliding = queries.p0();
-    if !colliding.is_empty() {
+    contacts.track = !colliding.is_empty();
+    contacts.index_if_wanted();
+    if contacts.track {
         for entity in changed.iter().chain(added.iter()).copied() {
             let Ok(mut set) = colliding.get_mut(entity) else {
                 continue;
@@ -268,7 +278,7 @@ pub(crate) fn colliding_entities(
 /// not touch at this tick's start) and that still held a contact from the last tick (where
 /// the solvers' rounding at the shared moment disagreed) has that contact ended at time 0
 /// first, so that `Started` and `Ended` still pair up.
-fn apply(tick: &mut Tick, p: usize, contacts: &mut Contacts) {
+fn apply(tick: &mut Tick, colliders: &Colliders, p: usize, contacts: &mut Contacts) {
     let (number, duration) = (tick.number, tick.duration);
     let part = &mut tick.reported[p];
     for (key, record, unread) in part.records.drain(..) {
@@ -283,7 +293,7 @@ fn apply(tick: &mut Tick, p: usize, contacts: &mut Contacts) {
             } else {
                 (&pair.1, &pair.0)
             };
-            let w = witness(&a.path, &b.path, 0.0, true);
+            let w = witness(&colliders.path(a), &colliders.path(b), 0.0, true);
             part.events
                 .push(event(a, b, CollisionKind::Ended, 0.0, w, duration));
         }
@@ -300,7 +310,7 @@ fn ended_events(world: &World, tick: &mut Tick, contacts: &mut Contacts, collide
     // it stands still where that tick left it, the start of this one.
     let path = |e: Entity| {
         let swept = world.get::<SweptPath>(e)?;
-        let path = swept.path?;
+        let path = swept.path()?;
         Some(if swept.tick == number {
             path
         } else {
@@ -365,22 +375,23 @@ pub(crate) fn report(world: &mut World) {
         let tick = &mut *tick;
         let mut spawned = 0;
         world.resource_scope(|world, mut contacts: Mut<Contacts>| {
+            let colliders = world.resource::<Colliders>();
             let count = tick.part_count;
             let mut reported = core::mem::take(&mut tick.reported);
             {
                 let (tick, contacts) = (&*tick, &*contacts);
                 spawned = run_parts(&settings, &mut reported[..count], |p, out| {
-                    part_events(tick, p, contacts, out);
+                    part_events(tick, colliders, p, contacts, out);
                 });
             }
             tick.reported = reported;
             tick.events.clear();
             for p in 0..count {
-                apply(tick, p, &mut contacts);
+                apply(tick, colliders, p, &mut contacts);
                 tick.events.append(&mut tick.reported[p].events);
             }
-            chain_events(tick, &mut contacts);
-            ended_events(world, tick, &mut contacts, world.resource::<Colliders>());
+            chain_events(tick, colliders, &mut contacts);
+            ended_events(world, tick, &mut contacts, colliders);
         });
         order_events(tick);
         tick.sorted.clear();

@@ -70,7 +70,7 @@ fn bullets_through_a_wall_are_batched_and_exact() {
         if parallel && ComputeTaskPool::get().thread_num() > 1 {
             assert!(stats.parallel_tasks > 1, "{stats:?}");
         }
-        let wall_path = app.world().get::<SweptPath>(wall).unwrap().path.unwrap();
+        let wall_path = app.world().get::<SweptPath>(wall).unwrap().path().unwrap();
         for (i, &bullet) in bullets.iter().enumerate() {
             let mine: Vec<CollisionEvent> = events
                 .iter()
@@ -84,7 +84,12 @@ fn bullets_through_a_wall_are_batched_and_exact() {
             // In at x = -1, out at x = 1: closed form, and the pair kernel on the same paths.
             let x0 = start(i).x;
             let (enter, leave) = ((-1.0 - x0) / (30.0 - x0), (1.0 - x0) / (30.0 - x0));
-            let path = app.world().get::<SweptPath>(bullet).unwrap().path.unwrap();
+            let path = app
+                .world()
+                .get::<SweptPath>(bullet)
+                .unwrap()
+                .path()
+                .unwrap();
             let [[kernel_enter, kernel_leave]] = contact_intervals(&path, &wall_path)[..] else {
                 panic!("bullet {i}: the pair kernel finds one contact");
             };
@@ -150,7 +155,12 @@ fn a_bullet_through_a_row_of_tiles_is_batched_and_exact() {
     assert_well_formed(&events);
     let stats = *app.world().resource::<SweepStats>();
     assert_eq!(stats.batched_pairs, TILES + 1, "{stats:?}");
-    let bullet_path = app.world().get::<SweptPath>(bullet).unwrap().path.unwrap();
+    let bullet_path = app
+        .world()
+        .get::<SweptPath>(bullet)
+        .unwrap()
+        .path()
+        .unwrap();
     let mine: Vec<CollisionEvent> = events
         .iter()
         .filter(|e| e.entity == bullet || e.other == bullet)
@@ -170,7 +180,7 @@ fn a_bullet_through_a_row_of_tiles_is_batched_and_exact() {
             (centre - 1.0 - x0) / (x1 - x0),
             (centre + 1.0 - x0) / (x1 - x0),
         );
-        let tile_path = app.world().get::<SweptPath>(tile).unwrap().path.unwrap();
+        let tile_path = app.world().get::<SweptPath>(tile).unwrap().path().unwrap();
         let [[kernel_enter, kernel_leave]] = contact_intervals(&bullet_path, &tile_path)[..] else {
             panic!("tile {k}: the pair kernel finds one contact");
         };

@@ -458,7 +458,7 @@ fn children_collide_in_world_space() {
         ))
         .id();
     tick(&mut app);
-    let path = app.world().get::<SweptPath>(child).unwrap().path.unwrap();
+    let path = app.world().get::<SweptPath>(child).unwrap().path().unwrap();
     let bevy_sweep::narrow::Shape::Segment(a, b) = path.at(1.0) else {
         panic!("{path:?}")
     };

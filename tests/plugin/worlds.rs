@@ -59,7 +59,7 @@ fn random_worlds_match_the_exact_oracle() {
             events_seen += events.len();
             let paths: Vec<(Entity, ShapePath)> = entities
                 .iter()
-                .map(|&e| (e, app.world().get::<SweptPath>(e).unwrap().path.unwrap()))
+                .map(|&e| (e, app.world().get::<SweptPath>(e).unwrap().path().unwrap()))
                 .collect();
             for (i, &(ea, pa)) in paths.iter().enumerate() {
                 for &(eb, pb) in &paths[i + 1..] {

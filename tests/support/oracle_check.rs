@@ -36,7 +36,7 @@ pub(crate) fn check_tick(
     let mut colliders: Vec<(Entity, ShapePath, CollisionLayers)> = world
         .query::<(Entity, &SweptPath, &CollisionLayers)>()
         .iter(world)
-        .filter_map(|(e, s, l)| Some((e, s.path?, *l)))
+        .filter_map(|(e, s, l)| Some((e, s.path()?, *l)))
         .collect();
     colliders.sort_by_key(|c| c.0);
     let index: HashMap<Entity, usize> = colliders

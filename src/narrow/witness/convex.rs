@@ -43,7 +43,7 @@ pub(super) fn as_convex(shape: &Shape) -> ConvexShape {
         Shape::Convex(convex) => Some(convex),
     }
     .unwrap_or(ConvexShape {
-        vertices: [Vec2::ZERO; 8],
+        vertices: [Vec2::ZERO; crate::narrow::ConvexPath::MAX_VERTICES],
         len: 1,
         radius: 0.0,
     })
@@ -116,9 +116,25 @@ fn holds(shape: &ConvexShape, p: Vec2) -> bool {
 
 /// The closest features of the two cores (vertex of one against edge or vertex of the other),
 /// or, where the cores overlap, the features along the axis of least overlap.
+///
+/// Where several pairs of features are (within rounding) as close as the closest, as when
+/// two faces meet flat, the contact point is the mean of theirs: the middle of the stretch
+/// where they touch.
 pub(super) fn closest(a: &ConvexShape, b: &ConvexShape) -> Closest {
-    // Vertex of `p` against every edge (or the single vertex) of `q`.
-    let mut best: Option<(f32, Spot, Spot, bool)> = None;
+    // Vertex of `p` against every edge (or the single vertex) of `q`:
+    // `(squared distance, spot on a, spot on b)`.
+    let mut candidates: [(f32, Spot, Spot); 2 * 8 * 8] = [(
+        f32::INFINITY,
+        Spot {
+            point: Vec2::ZERO,
+            feature: Feature::Vertex(0),
+        },
+        Spot {
+            point: Vec2::ZERO,
+            feature: Feature::Vertex(0),
+        },
+    ); 2 * 8 * 8];
+    let mut count = 0;
     for (p, q, swapped) in [(a, b, false), (b, a, true)] {
         for (i, &v) in (0u32..).zip(p.vertices()) {
             let vertex = Spot {
@@ -134,65 +150,143 @@ pub(super) fn closest(a: &ConvexShape, b: &ConvexShape) -> Closest {
                 &mut edges(q).map(|(j, s, e)| on_edge(q, j, s, e, v))
             };
             for spot in spots {
-                let d = v.distance_squared(spot.point);
-                if best.is_none_or(|(bd, ..)| d < bd) {
-                    best = Some((d, vertex, spot, swapped));
+                if count < candidates.len() {
+                    let d = v.distance_squared(spot.point);
+                    candidates[count] = if swapped {
+                        (d, spot, vertex)
+                    } else {
+                        (d, vertex, spot)
+                    };
+                    count += 1;
                 }
             }
         }
     }
-    let (distance2, vertex, spot, swapped) = best.unwrap_or((
-        0.0,
-        Spot {
-            point: a.vertices()[0],
+    let candidates = &candidates[..count];
+    let Some(&(best, on_a, on_b)) = candidates.iter().min_by(|x, y| x.0.total_cmp(&y.0)) else {
+        let spot = |shape: &ConvexShape| Spot {
+            point: shape.vertices().first().copied().unwrap_or(Vec2::ZERO),
             feature: Feature::Vertex(0),
-        },
-        Spot {
-            point: b.vertices()[0],
-            feature: Feature::Vertex(0),
-        },
-        false,
-    ));
-    let (on_a, on_b) = if swapped {
-        (spot, vertex)
-    } else {
-        (vertex, spot)
+        };
+        return Closest {
+            on_a: spot(a),
+            on_b: spot(b),
+            normal: None,
+        };
     };
-    // Cores that overlap (more than at one point of their boundaries): the axis of least
-    // overlap among the edges' normals.
-    let inside = a.vertices().iter().any(|&v| holds(b, v) && distance2 > 0.0)
-        || b.vertices().iter().any(|&v| holds(a, v) && distance2 > 0.0)
-        || (distance2 == 0.0 && (a.vertices().len() >= 3 || b.vertices().len() >= 3));
-    if inside && let Some(deep) = least_overlap(a, b) {
+    // Cores that overlap (not only touch): the axis of least overlap.
+    if overlap(a, b)
+        && let Some(deep) = least_overlap(a, b)
+    {
         return deep;
     }
-    let normal = if distance2 > 0.0 {
+    // Pairs as close as the closest, within rounding of the shapes' size: their mean.
+    let size = a
+        .vertices()
+        .iter()
+        .chain(b.vertices())
+        .fold(0.0_f32, |m, v| m.max(v.abs().max_element()));
+    let slack = (best.sqrt() + 8.0 * f32::EPSILON * size).powi(2);
+    let (mut sum_a, mut sum_b, mut n) = (Vec2::ZERO, Vec2::ZERO, 0.0);
+    // Among them, the one touching a face (an edge's inside) names the features: two faces
+    // meeting flat touch face to face, not at the corner found first.
+    let is_edge = |spot: &Spot| matches!(spot.feature, Feature::Edge { .. });
+    let (mut on_a, mut on_b) = (on_a, on_b);
+    let mut rank = 0;
+    for &(d, x, y) in candidates {
+        if d <= slack {
+            sum_a += x.point;
+            sum_b += y.point;
+            n += 1.0;
+            let r = if is_edge(&y) && b.vertices().len() >= 3 {
+                2
+            } else {
+                u8::from(is_edge(&x) && a.vertices().len() >= 3)
+            };
+            if r > rank {
+                (rank, on_a, on_b) = (r, x, y);
+            }
+        }
+    }
+    let (mean_a, mean_b) = if n > 0.0 {
+        (sum_a / n, sum_b / n)
+    } else {
+        (on_a.point, on_b.point)
+    };
+    // Cores apart by more than rounding: the direction between them. Touching (within
+    // rounding, where that direction is noise): the touched features' normals.
+    let normal = if best.sqrt() > 16.0 * f32::EPSILON * size {
         (on_a.point - on_b.point).try_normalize()
     } else {
         None
     };
-    Closest { on_a, on_b, normal }
+    Closest {
+        on_a: Spot {
+            point: mean_a,
+            ..on_a
+        },
+        on_b: Spot {
+            point: mean_b,
+            ..on_b
+        },
+        normal,
+    }
 }
 
-/// The separating axis along which the two cores overlap least, from `b` towards `a`, with
-/// the deepest vertex of the other polygon along it; `None` if neither has an area.
+/// `true` if the two cores share more than boundary points: a vertex of one strictly inside
+/// the other, or two edges crossing properly (each strictly on both sides of the other's
+/// line).
+fn overlap(a: &ConvexShape, b: &ConvexShape) -> bool {
+    let strictly_inside = |p: &ConvexShape, q: &ConvexShape| {
+        q.vertices().len() >= 3
+            && p.vertices().iter().any(|&v| {
+                let (mut left, mut right) = (false, false);
+                for (_, s, e) in edges(q) {
+                    let o = (e - s).perp_dot(v - s);
+                    left |= o >= 0.0;
+                    right |= o <= 0.0;
+                }
+                left != right
+            })
+    };
+    let crossing = || {
+        edges(a).any(|(_, p, q)| {
+            edges(b).any(|(_, r, t)| {
+                let side = |s: Vec2, e: Vec2, x: Vec2| (e - s).perp_dot(x - s);
+                side(p, q, r) * side(p, q, t) < 0.0 && side(r, t, p) * side(r, t, q) < 0.0
+            })
+        })
+    };
+    strictly_inside(a, b) || strictly_inside(b, a) || crossing()
+}
+
+/// The separating axis along which the two cores overlap least, from `b` towards `a`, its
+/// edge, the other's deepest vertex, and the middle of the overlap as the contact point;
+/// `None` if no edge gives an axis.
 fn least_overlap(a: &ConvexShape, b: &ConvexShape) -> Option<Closest> {
     // `(depth, normal from b to a, edge owner is b, edge index)`.
     let mut best: Option<(f32, Vec2, bool, u32)> = None;
     for (owner, other, owner_is_b) in [(b, a, true), (a, b, false)] {
         for (j, s, e) in edges(owner) {
-            let Some(n) = outward(owner, s, e) else {
-                continue;
+            // A polygon's outward normal; a segment's both sides.
+            let normals = match outward(owner, s, e) {
+                Some(n) => [Some(n), None],
+                None => match (e - s).perp().try_normalize() {
+                    Some(n) => [Some(n), Some(-n)],
+                    None => [None, None],
+                },
             };
-            // How far the other polygon reaches inside this edge's line.
-            let depth = other
-                .vertices()
-                .iter()
-                .map(|&v| (s - v).dot(n))
-                .fold(f32::NEG_INFINITY, f32::max);
-            let normal = if owner_is_b { n } else { -n };
-            if best.is_none_or(|(d, ..)| depth < d) {
-                best = Some((depth, normal, owner_is_b, j));
+            for n in normals.into_iter().flatten() {
+                // How far the other reaches past this edge's line, into the owner.
+                let depth = other
+                    .vertices()
+                    .iter()
+                    .map(|&v| (s - v).dot(n))
+                    .fold(f32::NEG_INFINITY, f32::max);
+                let normal = if owner_is_b { n } else { -n };
+                if best.is_none_or(|(d, ..)| depth < d) {
+                    best = Some((depth, normal, owner_is_b, j));
+                }
             }
         }
     }
@@ -200,18 +294,19 @@ fn least_overlap(a: &ConvexShape, b: &ConvexShape) -> Option<Closest> {
     let (owner, other) = if owner_is_b { (b, a) } else { (a, b) };
     let v = owner.vertices();
     let (s, e) = (v[j as usize], v[(j as usize + 1) % v.len()]);
-    let towards_owner = if owner_is_b { normal } else { -normal };
-    // The other's vertex deepest past the edge, and its foot on the edge.
-    let (k, &deepest) = (0u32..).zip(other.vertices()).max_by(|x, y| {
-        (s - *x.1)
-            .dot(towards_owner)
-            .total_cmp(&(s - *y.1).dot(towards_owner))
-    })?;
+    let inward = if owner_is_b { -normal } else { normal };
+    let (k, &deepest) = (0u32..)
+        .zip(other.vertices())
+        .max_by(|x, y| (*x.1 - s).dot(inward).total_cmp(&(*y.1 - s).dot(inward)))?;
+    let point = overlap_middle(a, b).unwrap_or(deepest);
     let vertex = Spot {
-        point: deepest,
+        point,
         feature: Feature::Vertex(k),
     };
-    let foot = on_edge(owner, j, s, e, deepest);
+    let foot = Spot {
+        point,
+        ..on_edge(owner, j, s, e, deepest)
+    };
     let (on_a, on_b) = if owner_is_b {
         (vertex, foot)
     } else {
@@ -222,6 +317,58 @@ fn least_overlap(a: &ConvexShape, b: &ConvexShape) -> Option<Closest> {
         on_b,
         normal: Some(normal),
     })
+}
+
+/// The mean of the vertices of the two cores' intersection (each core clipped by the other's
+/// edges' half-planes), a point in both; `None` if it is empty.
+fn overlap_middle(a: &ConvexShape, b: &ConvexShape) -> Option<Vec2> {
+    // Clip the one with more vertices by the other, which must have an area to clip with.
+    let (clipped, by) = if b.vertices().len() >= 3 {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    if by.vertices().len() < 3 {
+        // Two thin cores crossing: their crossing point.
+        let (p, q) = (clipped.vertices()[0], *clipped.vertices().last()?);
+        let (r, t) = (by.vertices()[0], *by.vertices().last()?);
+        let d = (q - p).perp_dot(t - r);
+        if d == 0.0 {
+            return None;
+        }
+        let u = (r - p).perp_dot(t - r) / d;
+        return Some(p + (q - p) * u);
+    }
+    let inside_sign = winding(by).signum();
+    let mut polygon: Vec<Vec2> = clipped.vertices().to_vec();
+    let closed = polygon.len() >= 3;
+    for (_, s, e) in edges(by) {
+        let side = |x: Vec2| (e - s).perp_dot(x - s) * inside_sign;
+        let mut next = Vec::with_capacity(polygon.len() + 2);
+        let n = polygon.len();
+        let pairs = if closed { n } else { n.saturating_sub(1) };
+        if !closed && n == 1 && side(polygon[0]) >= 0.0 {
+            next.push(polygon[0]);
+        }
+        for i in 0..pairs {
+            let (x, y) = (polygon[i], polygon[(i + 1) % n]);
+            let (sx, sy) = (side(x), side(y));
+            if sx >= 0.0 {
+                next.push(x);
+            }
+            if (sx < 0.0) != (sy < 0.0) {
+                next.push(x + (y - x) * (sx / (sx - sy)));
+            }
+            if !closed && i + 1 == pairs && sy >= 0.0 {
+                next.push(y);
+            }
+        }
+        polygon = next;
+        if polygon.is_empty() {
+            return None;
+        }
+    }
+    Some(polygon.iter().sum::<Vec2>() / polygon.len() as f32)
 }
 
 /// The outward normal of the polygon at a feature its core touches with zero distance: the
