@@ -10,9 +10,10 @@
 //! | `Up` / `Down` | movers twice / half as fast |
 //! | `Esc` | quit |
 //!
-//! Ten cells, one per pair of {point, segment, circle, box}. In each, a mover swings back and
-//! forth through a target (segments also turn), so contacts start, end and cross over and
-//! over. `SweepDebugPlugin` draws the colliders (green), this tick's swept paths (blue) and
+//! Thirty-six cells, one per pair of {point, segment, circle, box, rectangle, capsule,
+//! polygon, polyline}. In each, a mover swings back and forth through a target (segments,
+//! rectangles, capsules, polygons and polylines also turn), so contacts start, end and cross
+//! over and over. `SweepDebugPlugin` draws the colliders (green), this tick's swept paths (blue) and
 //! each contact's point and normal (orange: started, light: ended, dark: crossed). The counts
 //! of each kind of event are at the top.
 
@@ -74,58 +75,87 @@ struct Counts {
 struct Hud;
 
 fn shape(kind: usize, target: bool) -> Collider {
+    let size = if target { 1.0 } else { 0.55 };
+    let v = |x: f32, y: f32| Vec2::new(x, y) * size;
     match kind {
         0 => Collider::point(),
-        1 if target => Collider::segment(Vec2::new(0.0, -40.0), Vec2::new(0.0, 40.0)),
-        1 => Collider::segment(Vec2::new(-10.0, -30.0), Vec2::new(10.0, 30.0)),
-        2 => Collider::circle(if target { 30.0 } else { 16.0 }),
-        _ => Collider::aabb(if target {
-            Vec2::new(28.0, 28.0)
-        } else {
-            Vec2::new(14.0, 18.0)
-        }),
+        1 if target => Collider::segment(v(0.0, -34.0), v(0.0, 34.0)),
+        1 => Collider::segment(v(-10.0, -30.0), v(10.0, 30.0)),
+        2 => Collider::circle(24.0 * size),
+        3 => Collider::aabb(v(22.0, 22.0)),
+        4 => Collider::rectangle(v(26.0, 12.0)),
+        5 => Collider::capsule(v(-16.0, 0.0), v(16.0, 0.0), 10.0 * size),
+        6 => {
+            let pentagon: Vec<Vec2> = (0..5)
+                .map(|k| Vec2::from_angle(k as f32 * core::f32::consts::TAU / 5.0) * 26.0 * size)
+                .collect();
+            Collider::convex_polygon(&pentagon).expect("a regular pentagon is convex")
+        }
+        _ => Collider::polyline(&[
+            v(-28.0, -20.0),
+            v(-10.0, 18.0),
+            v(8.0, -16.0),
+            v(28.0, 20.0),
+        ])
+        .expect("finite points"),
     }
 }
 
-const NAMES: [&str; 4] = ["point", "segment", "circle", "box"];
+const NAMES: [&str; 8] = [
+    "point",
+    "segment",
+    "circle",
+    "box",
+    "rectangle",
+    "capsule",
+    "polygon",
+    "polyline",
+];
+
+/// Whether a kind of shape turns with its transform (the box and the circle do not).
+fn turns(kind: usize) -> bool {
+    matches!(kind, 1 | 4 | 5 | 6 | 7)
+}
 
 fn setup(mut commands: Commands) {
     commands.spawn(Camera2d);
     let mut cell = 0;
     for (mover, mover_name) in NAMES.iter().enumerate() {
         for (target, target_name) in NAMES.iter().enumerate().skip(mover) {
+            // Nine columns, four rows.
             let center = Vec2::new(
-                -480.0 + 240.0 * (cell % 5) as f32,
-                130.0 - 300.0 * (cell / 5) as f32,
+                -560.0 + 140.0 * (cell % 9) as f32,
+                225.0 - 160.0 * (cell / 9) as f32,
             );
             cell += 1;
             commands.spawn((
                 shape(target, true),
                 Transform::from_translation(center.extend(0.0)),
-                AngularVelocity(if target == 1 { 0.6 } else { 0.0 }),
+                AngularVelocity(if turns(target) { 0.6 } else { 0.0 }),
             ));
             // Points pass a little off the target's centre so they meet edges, not only the
-            // middle; segments turn as they swing.
-            let offset = Vec2::new(-90.0, if mover == 0 && target > 0 { 12.0 } else { 0.0 });
+            // middle; the shapes that turn turn as they swing.
+            let offset = Vec2::new(-50.0, if mover == 0 && target > 0 { 7.0 } else { 0.0 });
+            let speed = 90.0 + 6.0 * cell as f32;
             commands.spawn((
                 shape(mover, false),
                 Swing {
                     center,
-                    reach: 90.0,
-                    speed: 160.0 + 25.0 * cell as f32,
+                    reach: 50.0,
+                    speed,
                 },
                 Transform::from_translation((center + offset).extend(0.0)),
-                Velocity(Vec2::new(160.0 + 25.0 * cell as f32, 0.0)),
-                AngularVelocity(if mover == 1 { 2.0 } else { 0.0 }),
+                Velocity(Vec2::new(speed, 0.0)),
+                AngularVelocity(if turns(mover) { 2.0 } else { 0.0 }),
             ));
             commands.spawn((
-                Text2d::new(format!("{mover_name} - {target_name}")),
+                Text2d::new(format!("{mover_name}\n{target_name}")),
                 TextFont {
-                    font_size: FontSize::Px(20.0),
+                    font_size: FontSize::Px(12.0),
                     ..default()
                 },
                 TextColor(Color::srgb(0.75, 0.8, 0.9)),
-                Transform::from_translation((center + Vec2::new(0.0, 95.0)).extend(1.0)),
+                Transform::from_translation((center + Vec2::new(0.0, 58.0)).extend(1.0)),
             ));
         }
     }
@@ -133,12 +163,12 @@ fn setup(mut commands: Commands) {
         Hud,
         Text::new(""),
         TextFont {
-            font_size: FontSize::Px(22.0),
+            font_size: FontSize::Px(20.0),
             ..default()
         },
         Node {
             position_type: PositionType::Absolute,
-            top: Val::Px(10.0),
+            top: Val::Px(8.0),
             left: Val::Px(14.0),
             ..default()
         },

@@ -122,6 +122,15 @@ if [ "${started:-0}" -eq 0 ]; then
     echo "FAIL: showcase saw no contacts"
     exit 1
 fi
+
+run terrain 7
+hits=$(grep -o "terrain: [0-9]* bullets, [0-9]* hits, [0-9]* on the hills" "$log" | tail -1 || true)
+echo "terrain: ${hits:-no summary}"
+if [ -z "$hits" ] || echo "$hits" | grep -q " 0 on the hills"; then
+    echo "FAIL: terrain's bullets hit nothing on the hills"
+    exit 1
+fi
+
 # stress: 1,000 colliders, few enough for a software-rendered debug build (which runs the
 # scene in slow motion: its 4 seconds take about 15 here); its exit line has the median
 # sweep time per tick and the event rate.

@@ -332,8 +332,10 @@ impl ShapePath {
     }
 
     /// How far the material point at `along` (segments; ignored for other shapes) moves
-    /// during the step. For a rounded polygon, the mean of its vertices' motions (see
-    /// [`ConvexVertices::displacement_at`] for one point's).
+    /// during the step. For a rounded polygon, the mean of its vertices' motions ([`witness`]
+    /// takes the motion of the touched feature's point).
+    ///
+    /// [`witness`]: super::witness
     #[must_use]
     pub fn displacement(&self, along: Option<f32>) -> Vec2 {
         let d = |p: [Vec2; 2]| p[1] - p[0];

@@ -1,0 +1,351 @@
+//! `terrain`: the shapes beyond the first four at work. A capsule hero walks on hills drawn
+//! as one polyline, held up by shape casts; tumbling crates (rectangles) and rocks (convex
+//! polygons) drift across; a rain of bullets at 3,000 px/s strikes everything, and each hit
+//! lights the edge of the hills it struck, named by the event.
+//!
+//! ```sh
+//! cargo run --release --example terrain --features debug-draw
+//! ```
+//!
+//! | control | action |
+//! |---|---|
+//! | `Left` / `Right` | walk |
+//! | `Space` | jump |
+//! | `Esc` | quit |
+//!
+//! - The hills are one [`Collider::polyline`] of 121 points: each edge has its own place in
+//!   the broad phase, and an event's [`Feature`] says which edge a bullet hit.
+//! - The hero is a [`Body`] of a capsule and a feet sensor (a rectangle under it): the two
+//!   overlap and are never reported against each other; [`CollidingEntities`] on the body
+//!   lists what its colliders touch.
+//! - The hero moves by [`SweepQuery::cast_shape`]: its capsule is cast from where it is to
+//!   where it wants to be, and stops where it would first touch the hills.
+
+#[path = "support/scripted.rs"]
+mod scripted;
+
+use bevy::prelude::*;
+use bevy_sweep::prelude::*;
+use scripted::ScriptedRun;
+
+/// Layers: the hills, the hero, bullets, drifting props.
+const HILLS: u32 = 1 << 0;
+const HERO: u32 = 1 << 1;
+const BULLET: u32 = 1 << 2;
+const PROP: u32 = 1 << 3;
+
+const GRAVITY: f32 = -900.0;
+const WALK: f32 = 220.0;
+const JUMP: f32 = 480.0;
+const BULLET_SPEED: f32 = 3000.0;
+const HALF_WIDTH: f32 = 600.0;
+
+fn main() {
+    App::new()
+        .add_plugins((
+            DefaultPlugins.set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "terrain".into(),
+                    resolution: (1280, 720).into(),
+                    ..default()
+                }),
+                ..default()
+            }),
+            SweepPlugin {
+                length_unit: 20.0,
+                ..default()
+            },
+            SweepDebugPlugin,
+            ScriptedRun,
+        ))
+        .insert_resource(ClearColor(Color::srgb(0.04, 0.05, 0.08)))
+        .init_resource::<Tally>()
+        .add_systems(Startup, setup)
+        .add_systems(FixedUpdate, (walk, fire, wrap_props))
+        .add_systems(FixedPostUpdate, strike.after(SweepSystems::Report))
+        .add_systems(Update, (controls, draw_struck, hud))
+        .add_systems(Last, log_tally)
+        .run();
+}
+
+/// The hills' height at `x`.
+fn height(x: f32) -> f32 {
+    -220.0 + 60.0 * (x * 0.008).sin() + 25.0 * (x * 0.023).cos()
+}
+
+#[derive(Component)]
+struct Hills(Vec<Vec2>);
+
+#[derive(Component, Default)]
+struct Hero {
+    vertical: f32,
+    grounded: bool,
+}
+
+#[derive(Component)]
+struct Bullet;
+
+#[derive(Component)]
+struct Hud;
+
+/// Edges of the hills struck lately: (edge, seconds left to show).
+#[derive(Component, Default)]
+struct Struck(Vec<(u32, f32)>);
+
+#[derive(Resource, Default)]
+struct Tally {
+    fired: u32,
+    hits: u32,
+    hill_hits: u32,
+}
+
+fn hero_shape() -> Collider {
+    Collider::capsule(Vec2::new(0.0, -14.0), Vec2::new(0.0, 14.0), 12.0)
+}
+
+fn setup(mut commands: Commands) {
+    commands.spawn(Camera2d);
+    let points: Vec<Vec2> = (0..=120)
+        .map(|k| {
+            let x = -HALF_WIDTH + 10.0 * k as f32;
+            Vec2::new(x, height(x))
+        })
+        .collect();
+    commands.spawn((
+        Collider::polyline(&points).expect("finite points"),
+        CollisionLayers::new(HILLS, HERO | BULLET | PROP),
+        Hills(points),
+        Struck::default(),
+    ));
+    // The hero: a body of a capsule and a feet sensor that overlap.
+    commands
+        .spawn((
+            Body,
+            Hero::default(),
+            CollidingEntities::default(),
+            Transform::from_xyz(-300.0, 0.0, 0.0),
+            Visibility::default(),
+        ))
+        .with_children(|hero| {
+            hero.spawn((
+                hero_shape(),
+                CollisionLayers::new(HERO, HILLS | BULLET | PROP),
+            ));
+            hero.spawn((
+                Collider::rectangle(Vec2::new(8.0, 3.0)),
+                Transform::from_xyz(0.0, -27.0, 0.0),
+                CollisionLayers::new(HERO, HILLS | PROP),
+            ));
+        });
+    // Drifting, tumbling props: crates and rocks.
+    for k in 0..8 {
+        let x = -500.0 + 140.0 * k as f32;
+        let collider = if k % 2 == 0 {
+            Collider::rectangle(Vec2::new(22.0, 14.0))
+        } else {
+            let rock: Vec<Vec2> = (0..6)
+                .map(|i| {
+                    Vec2::from_angle(i as f32 * 1.047 + 0.2 * k as f32)
+                        * (18.0 + 4.0 * (i % 2) as f32)
+                })
+                .collect();
+            Collider::convex_polygon(&rock).expect("a hexagon this round is convex")
+        };
+        commands.spawn((
+            collider,
+            CollisionLayers::new(PROP, HILLS | HERO | BULLET),
+            Transform::from_xyz(x, 120.0 + 40.0 * (k % 3) as f32, 0.0),
+            Velocity(Vec2::new(if k % 2 == 0 { 70.0 } else { -55.0 }, 0.0)),
+            AngularVelocity(if k % 3 == 0 { 1.5 } else { -2.2 }),
+        ));
+    }
+    commands.spawn((
+        Hud,
+        Text::new(""),
+        TextFont {
+            font_size: FontSize::Px(20.0),
+            ..default()
+        },
+        Node {
+            position_type: PositionType::Absolute,
+            top: Val::Px(8.0),
+            left: Val::Px(14.0),
+            ..default()
+        },
+    ));
+}
+
+/// Walks, falls and jumps by casting the capsule: it moves to where the cast says it first
+/// touches the hills (less a hair), one axis at a time, so it slides along slopes.
+fn walk(
+    time: Res<Time>,
+    keys: Res<ButtonInput<KeyCode>>,
+    query: SweepQuery,
+    mut heroes: Query<(Entity, &mut Transform, &mut Hero)>,
+) {
+    let dt = time.delta_secs();
+    let hills = QueryFilter::default().with_layers(HILLS);
+    for (entity, mut transform, mut hero) in &mut heroes {
+        let mut input = 0.0;
+        // Scripted runs walk right by themselves.
+        if keys.pressed(KeyCode::ArrowRight) || std::env::var_os("EXAMPLE_SECONDS").is_some() {
+            input += 1.0;
+        }
+        if keys.pressed(KeyCode::ArrowLeft) {
+            input -= 1.0;
+        }
+        if hero.grounded && keys.just_pressed(KeyCode::Space) {
+            hero.vertical = JUMP;
+        }
+        hero.vertical += GRAVITY * dt;
+        let shape = hero_shape();
+        let filter = hills.excluding(entity);
+        let mut at = transform.translation.truncate();
+        // Across, lifted by as much as it walks (up a slope of up to 45°), then down by the
+        // fall and, on the ground, that lift back (down the slope again).
+        let across = input * WALK * dt;
+        let lift = across.abs();
+        let down = hero.vertical * dt - if hero.grounded { 2.0 * lift } else { 0.0 };
+        for (step, falling) in [
+            (Vec2::new(across, lift), false),
+            (Vec2::new(0.0, down), true),
+        ] {
+            let target = at + step;
+            let hit = query.cast_shape(
+                &shape,
+                Isometry2d::from_translation(at),
+                Isometry2d::from_translation(target),
+                &filter,
+            );
+            match hit {
+                Some(hit) => {
+                    at = at.lerp(target, (hit.time - 0.01).max(0.0));
+                    if falling {
+                        hero.grounded = true;
+                        hero.vertical = hero.vertical.max(0.0);
+                    }
+                }
+                None => {
+                    at = target;
+                    if falling {
+                        hero.grounded = false;
+                    }
+                }
+            }
+        }
+        if at.x > HALF_WIDTH - 20.0 {
+            at = Vec2::new(-HALF_WIDTH + 20.0, height(-HALF_WIDTH + 20.0) + 60.0);
+        }
+        transform.translation = at.extend(0.0);
+    }
+}
+
+/// A bullet from the sky every tick, at a slant, 3,000 px/s.
+fn fire(mut commands: Commands, mut tally: ResMut<Tally>, mut k: Local<u32>) {
+    *k += 1;
+    let x = -HALF_WIDTH + (*k as f32 * 137.5) % (2.0 * HALF_WIDTH);
+    let slant = ((*k % 7) as f32 - 3.0) * 0.12;
+    commands.spawn((
+        Bullet,
+        Collider::point(),
+        CollisionLayers::new(BULLET, HILLS | HERO | PROP),
+        Transform::from_xyz(x, 340.0, 0.0),
+        Velocity(Vec2::new(slant, -1.0).normalize() * BULLET_SPEED),
+    ));
+    tally.fired += 1;
+}
+
+/// Props leaving the screen come back on the other side.
+fn wrap_props(mut commands: Commands, mut props: Query<(Entity, &mut Transform), With<Velocity>>) {
+    for (entity, mut transform) in &mut props {
+        let x = transform.translation.x;
+        if x.abs() > HALF_WIDTH + 40.0 {
+            transform.translation.x = -x.signum() * HALF_WIDTH;
+            commands.entity(entity).insert(Teleport);
+        }
+    }
+}
+
+/// Bullets stop at their first hit; a hit on the hills lights the edge it struck.
+fn strike(
+    mut commands: Commands,
+    mut events: MessageReader<CollisionEvent>,
+    bullets: Query<(), With<Bullet>>,
+    mut hills: Query<&mut Struck>,
+    mut tally: ResMut<Tally>,
+    everything: Query<(Entity, &Transform), With<Bullet>>,
+) {
+    for event in events.read() {
+        for seen in [*event, event.flipped()] {
+            if !bullets.contains(seen.entity) || seen.kind == CollisionKind::Ended {
+                continue;
+            }
+            tally.hits += 1;
+            if let Ok(mut struck) = hills.get_mut(seen.other) {
+                tally.hill_hits += 1;
+                if let Some(Feature::Edge { index, .. } | Feature::Vertex(index)) =
+                    seen.other_feature
+                {
+                    struck.0.push((index, 0.4));
+                }
+            }
+            commands.entity(seen.entity).try_despawn();
+        }
+    }
+    // Bullets that left the screen.
+    for (entity, transform) in &everything {
+        if transform.translation.y < -400.0 {
+            commands.entity(entity).try_despawn();
+        }
+    }
+}
+
+fn draw_struck(time: Res<Time>, mut gizmos: Gizmos, mut hills: Query<(&Hills, &mut Struck)>) {
+    for (hills, mut struck) in &mut hills {
+        for (edge, left) in &mut struck.0 {
+            let i = *edge as usize;
+            if let (Some(&a), Some(&b)) = (hills.0.get(i), hills.0.get(i + 1)) {
+                gizmos.line_2d(a, b, Color::srgb(1.0, 0.85, 0.2).with_alpha(*left / 0.4));
+            }
+            *left -= time.delta_secs();
+        }
+        struck.0.retain(|(_, left)| *left > 0.0);
+    }
+}
+
+fn controls(keys: Res<ButtonInput<KeyCode>>, mut exit: MessageWriter<AppExit>) {
+    if keys.just_pressed(KeyCode::Escape) {
+        exit.write(AppExit::Success);
+    }
+}
+
+fn hud(
+    tally: Res<Tally>,
+    heroes: Query<(&Hero, &CollidingEntities)>,
+    mut hud: Query<&mut Text, With<Hud>>,
+) {
+    let (Ok(mut text), Ok((hero, touching))) = (hud.single_mut(), heroes.single()) else {
+        return;
+    };
+    **text = format!(
+        "bullets {}   hits {} ({} on the hills)   hero {} and touching {}",
+        tally.fired,
+        tally.hits,
+        tally.hill_hits,
+        if hero.grounded {
+            "on the ground"
+        } else {
+            "in the air"
+        },
+        touching.len(),
+    );
+}
+
+fn log_tally(mut exits: MessageReader<AppExit>, tally: Res<Tally>) {
+    if exits.read().next().is_some() {
+        info!(
+            "terrain: {} bullets, {} hits, {} on the hills",
+            tally.fired, tally.hits, tally.hill_hits
+        );
+    }
+}
