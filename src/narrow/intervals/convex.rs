@@ -241,12 +241,29 @@ impl Pose {
         left != right
     }
 
-    /// `true` if the two cores share a point (exact on these coordinates).
+    /// The bounding box of the vertices (exact: comparisons only).
+    fn bounds(&self) -> (Vec2, Vec2) {
+        self.points()
+            .iter()
+            .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(lo, hi), &p| {
+                (lo.min(p), hi.max(p))
+            })
+    }
+
+    /// `true` if the two cores share a point (exact on these coordinates). Edges whose
+    /// bounding boxes are apart cannot meet and are not tested (an exact shortcut).
     fn cores_meet(&self, other: &Pose) -> bool {
+        let ((lo, hi), (other_lo, other_hi)) = (self.bounds(), other.bounds());
+        if lo.cmpgt(other_hi).any() || other_lo.cmpgt(hi).any() {
+            return false;
+        }
+        let overlap = |a: Vec2, b: Vec2, c: Vec2, d: Vec2| {
+            !(a.min(b).cmpgt(c.max(d)).any() || c.min(d).cmpgt(a.max(b)).any())
+        };
         self.edges().any(|(a, b)| {
-            other
-                .edges()
-                .any(|(c, d)| intersect_segment_segment(a, b, c, d).is_some())
+            other.edges().any(|(c, d)| {
+                overlap(a, b, c, d) && intersect_segment_segment(a, b, c, d).is_some()
+            })
         }) || self.holds(other.points[0])
             || other.holds(self.points[0])
     }
