@@ -132,13 +132,41 @@ impl Scene {
 
     fn collider(&mut self) -> Collider {
         let r = &mut self.rng;
-        match r.random_range(0..4) {
-            0 => Collider::point(),
+        match r.random_range(0..10) {
+            // One in five of the shapes beyond the first four.
+            6 => Collider::rectangle(Vec2::new(
+                r.random_range(0.3..2.5),
+                r.random_range(0.3..2.5),
+            )),
+            7 => Collider::capsule(
+                Vec2::new(r.random_range(-2.0..0.0), 0.0),
+                Vec2::new(r.random_range(0.0..2.0), r.random_range(-1.0..1.0)),
+                r.random_range(0.2..1.0),
+            ),
+            8 => {
+                let n = r.random_range(3..=8);
+                let radius = r.random_range(0.5..2.5);
+                let phase = r.random_range(0.0..1.0);
+                let vertices: Vec<Vec2> = (0..n)
+                    .map(|k| {
+                        Vec2::from_angle(phase + k as f32 * core::f32::consts::TAU / n as f32)
+                            * radius
+                    })
+                    .collect();
+                Collider::convex_polygon(&vertices).unwrap_or(Collider::circle(radius))
+            }
+            9 => {
+                let points: Vec<Vec2> = (0..r.random_range(2..8))
+                    .map(|k| Vec2::new(k as f32 * 1.5 - 5.0, r.random_range(-1.5..1.5)))
+                    .collect();
+                Collider::polyline(&points).unwrap_or(Collider::point())
+            }
+            0 | 4 => Collider::point(),
             1 => Collider::segment(
                 Vec2::new(r.random_range(-4.0..-0.5), r.random_range(-2.0..2.0)),
                 Vec2::new(r.random_range(0.5..4.0), r.random_range(-2.0..2.0)),
             ),
-            2 => Collider::circle(r.random_range(0.3..2.5)),
+            2 | 5 => Collider::circle(r.random_range(0.3..2.5)),
             _ => Collider::aabb(Vec2::new(
                 r.random_range(0.3..2.5),
                 r.random_range(0.3..2.5),
@@ -168,7 +196,11 @@ impl Scene {
         if let Some(v) = self.velocity() {
             entity.insert(v);
         }
-        if matches!(collider, Collider::Segment { .. }) && self.rng.random_bool(0.5) {
+        let turns = !matches!(
+            collider,
+            Collider::Point | Collider::Circle { .. } | Collider::Aabb { .. }
+        );
+        if turns && self.rng.random_bool(0.5) {
             entity.insert(AngularVelocity(self.rng.random_range(-4.0..4.0)));
         }
         self.alive.push(entity.id());

@@ -400,7 +400,7 @@ fn is_strictly_convex(points: &[Vec2]) -> bool {
 pub struct Velocity(pub Vec2);
 
 /// Angular velocity in radians per second, counter-clockwise, about the entity's origin.
-/// Integrated like [`Velocity`]; it turns segments (circles and boxes do not rotate).
+/// Integrated like [`Velocity`]; it turns every shape but circles and axis-aligned boxes.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
 pub struct AngularVelocity(pub f32);

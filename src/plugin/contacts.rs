@@ -262,6 +262,12 @@ impl Contacts {
         match (was, now) {
             (None, Some(last)) => self.link(&last, true),
             (Some(last), None) => self.link(&last, false),
+            // Still touching, but a side's body changed (reparented, a `Body` added or
+            // removed above it): relinked under the new bodies.
+            (Some(old), Some(new)) if (old.body, old.other_body) != (new.body, new.other_body) => {
+                self.link(&old, false);
+                self.link(&new, true);
+            }
             _ => {}
         }
         old
@@ -400,10 +406,12 @@ impl SkippedColliders {
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SweepStats {
-    /// Colliders in the tick: the swept ones and the resting ones.
+    /// Entries in the broad phase in the tick, swept and resting: one per collider, and one
+    /// per edge of a polyline.
     pub colliders: usize,
-    /// Colliders resting: still for two ticks without a change, kept in the broad phase
-    /// without being swept again. Pairs of two of them are never tested.
+    /// Entries resting (colliders, polyline edges): still for two ticks without a change,
+    /// kept in the broad phase without being swept again. Pairs of two of them are never
+    /// tested.
     pub resting: usize,
     /// Colliders skipped as unusable (see [`SkippedColliders`]).
     pub skipped: usize,

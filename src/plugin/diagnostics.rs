@@ -15,7 +15,7 @@ use bevy::ecs::schedule::ScheduleLabel;
 /// |---|---|
 /// | [`SWEEP_TIME`](Self::SWEEP_TIME) | wall-clock time of the whole sweep, ms |
 /// | [`PREPARE_TIME`](Self::PREPARE_TIME), [`BROAD_PHASE_TIME`](Self::BROAD_PHASE_TIME), [`NARROW_PHASE_TIME`](Self::NARROW_PHASE_TIME), [`REPORT_TIME`](Self::REPORT_TIME) | each phase's time, ms |
-/// | [`COLLIDERS`](Self::COLLIDERS) | colliders swept |
+/// | [`COLLIDERS`](Self::COLLIDERS) | colliders in the broad phase (a polyline counts its edges) |
 /// | [`CANDIDATE_PAIRS`](Self::CANDIDATE_PAIRS) | pairs from the broad phase |
 /// | [`EVENTS`](Self::EVENTS) | collision events sent |
 #[derive(Clone, Copy, Debug, Default)]

@@ -36,7 +36,7 @@ pub enum CollisionKind {
 /// unusable, or its layers stop interacting while in contact, the next tick sends `Ended` at
 /// time `0`. Its place is where the two were at the start of that tick (for one that was not
 /// swept in it, where it was when last swept); for a despawned or skipped collider, whose
-/// place is unknown, the place of the contact's last event. The despawned entity can no
+/// place is unknown, and for a polyline, the place of the contact's last event. The despawned entity can no
 /// longer be read, the other one can, and the observer event is triggered on the one that
 /// still exists.
 #[derive(Message, EntityEvent, Reflect, Clone, Copy, Debug, PartialEq)]
@@ -58,9 +58,10 @@ pub struct CollisionEvent {
     pub normal: Vec2,
     /// Velocity of `entity`'s contact point relative to `other`'s, in world units per second.
     pub relative_velocity: Vec2,
-    /// Where along `entity` the contact is, if it is a segment (`0` at its first endpoint).
+    /// Where along `entity` the contact is, if it is a segment, a capsule (along its core) or
+    /// a polyline (along the edge `feature` names); `0` at the first endpoint.
     pub along: Option<f32>,
-    /// Where along `other` the contact is, if it is a segment.
+    /// Where along `other` the contact is, if it is a segment, a capsule or a polyline.
     pub other_along: Option<f32>,
     /// Which vertex or edge of `entity` is touched, if it is a polygon (a rectangle or a
     /// convex polygon) or a polyline. For a polyline, an edge's `along` is `along` too.

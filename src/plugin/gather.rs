@@ -155,6 +155,24 @@ fn basic_motion(
     })
 }
 
+/// `true` if a polygon's vertices turn the other way round at the end of the path than at
+/// its start (its transform was mirrored): between the two it would pass through a line.
+fn flips(path: &ShapePath) -> bool {
+    let ShapePath::Convex(convex) = path else {
+        return false;
+    };
+    let v = convex.path().vertices;
+    if v.len() < 3 {
+        return false;
+    }
+    let area = |end: usize| {
+        (0..v.len())
+            .map(|i| v[i][end].perp_dot(v[(i + 1) % v.len()][end]))
+            .sum::<f32>()
+    };
+    area(0) * area(1) < 0.0
+}
+
 /// A rounded polygon's motion in this tick; its vertex paths are stored in `swept`.
 fn convex_motion(
     collider: &Collider,
@@ -167,17 +185,22 @@ fn convex_motion(
         return Err(DEGENERATE);
     }
     let previous = swept.previous_world.map(Affine2::from);
+    // Where this polygon was at the end of the last tick: the start of a continued motion
+    // only if the last motion ended there (the polygon's vertices were not edited since).
+    let rigid_start = previous.map(|w| collider.shape_in(&w)).filter(usable);
     let start = if fresh {
-        previous.map(|w| collider.shape_in(&w)).filter(usable)
+        rigid_start
     } else {
-        swept.end()
+        swept.end().filter(|end| Some(*end) == rigid_start)
     };
-    let continued = start.and_then(|start| ShapePath::between(start, end));
+    // A polygon mirrored since (a flipped sprite) would pass through a line: it jumps.
+    let continued = start
+        .and_then(|start| ShapePath::between(start, end))
+        .filter(|path| !flips(path));
     let continues = continued.is_some() && !fresh;
     let path = continued
         .or_else(|| {
-            let start = collider.shape_in(&previous?);
-            ShapePath::between(start, end).filter(ShapePath::is_valid)
+            ShapePath::between(rigid_start?, end).filter(|path| path.is_valid() && !flips(path))
         })
         .unwrap_or_else(|| ShapePath::still(end));
     let bounds = inflate(path.swept_bounds());
@@ -291,6 +314,7 @@ type Woken = (
         Changed<CollisionLayers>,
         Changed<SweptPath>,
         Added<ChildOf>,
+        Added<Body>,
     )>,
 );
 
@@ -340,7 +364,8 @@ pub(crate) fn gather(
         local.convex.clear();
     }
     // Resting colliders gone since the last tick (despawned, or no longer colliders).
-    let gone = resting.iter().len() != colliders.resting.len();
+    // (Counted in entities: a resting polyline has an entry per edge.)
+    let gone = resting.iter().len() != colliders.resting_entities.len();
     let reasons = &skipped.reasons;
     {
         let mut woken = queries.p1();

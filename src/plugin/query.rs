@@ -62,8 +62,9 @@ pub struct RayHit {
     /// Unit normal of the collider's surface at the hit, facing the ray's origin (for a thin
     /// collider, a point or a segment, the side the ray comes from).
     pub normal: Vec2,
-    /// Where along the collider the hit is, if it is a segment (`0` at its first endpoint,
-    /// `1` at its second).
+    /// Where along the collider the hit is, if it is a segment, a capsule (along its core) or
+    /// a polyline (along the edge `feature` names): `0` at the first endpoint, `1` at the
+    /// second.
     pub along: Option<f32>,
     /// The vertex or edge hit, if the collider is a polygon or a polyline.
     pub feature: Option<Feature>,
@@ -323,7 +324,8 @@ impl SweepQuery<'_> {
         if !point.is_finite() {
             return None;
         }
-        let any = self.colliders.groups().iter().any(|g| g.len() > 0);
+        let entries: usize = self.colliders.groups().iter().map(|g| g.len()).sum();
+        let any = entries > 0;
         // Boxes of growing size around the point: a collider outside one of half size `h`
         // is farther than `h`, so the nearest found within `h` is the nearest of all.
         let mut half = 1.0_f32.max(point.abs().max_element() * 1e-4);
@@ -333,8 +335,10 @@ impl SweepQuery<'_> {
                 max: point + Vec2::splat(half),
             };
             let mut best: Option<PointProjection> = None;
+            let mut visited = 0;
             for group in self.colliders.groups() {
                 group.broad.query(&window, |i| {
+                    visited += 1;
                     let body = group.body(i as usize);
                     if !filter.accepts(body.entity, &body.layers) {
                         return;
@@ -353,6 +357,10 @@ impl SweepQuery<'_> {
                 && best.distance <= half
             {
                 return Some(best);
+            }
+            // The window holds every collider and none passed the filter.
+            if best.is_none() && visited >= entries {
+                return None;
             }
             half *= 4.0;
         }

@@ -192,10 +192,13 @@ fn chain_events(tick: &mut Tick, colliders: &Colliders, contacts: &mut Contacts)
         merged.clear();
         merged.extend(group.iter().flat_map(spans).copied());
         merged.sort_unstable_by(|x, y| x[0].total_cmp(&y[0]));
+        // Contact passing from one edge to the next through their shared vertex ends on one
+        // and starts on the other at the same moment, up to the two solvers' rounding: a gap
+        // of a few ulps of time is no gap.
         let mut union: Vec<[f32; 2]> = Vec::with_capacity(merged.len());
         for &[s, e] in &merged {
             match union.last_mut() {
-                Some(last) if s <= last[1] => last[1] = last[1].max(e),
+                Some(last) if s <= last[1] + 4.0 * f32::EPSILON => last[1] = last[1].max(e),
                 _ => union.push([s, e]),
             }
         }

@@ -5,11 +5,10 @@
 //! place, and events name the feature touched.
 
 use super::harness::*;
-use super::oracle::{contact_intervals, convex_contact_intervals};
-use super::rules::{expected_events, to_oracle};
+use super::rules::{exact_union, expected_events};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
-use bevy_sweep::narrow::{ConvexVertices, ShapePath};
+use bevy_sweep::narrow::ShapePath;
 use bevy_sweep::prelude::*;
 use core::f32::consts::PI;
 use rand::{Rng, SeedableRng};
@@ -60,31 +59,6 @@ fn random_collider(rng: &mut ChaCha8Rng) -> Collider {
             Collider::polyline(&points).expect("finite points")
         }
     }
-}
-
-/// The oracle's exact contact intervals of two shapes' paths in one tick: the basic pairs
-/// by their own formulas, any pair with a rounded polygon by the polygon formula.
-fn exact_pair(a: &ShapePath, b: &ShapePath) -> Vec<[f64; 2]> {
-    let basic = |p: &ShapePath| !matches!(p, ShapePath::Convex(_));
-    if basic(a) && basic(b) {
-        return contact_intervals(&to_oracle(a), &to_oracle(b));
-    }
-    let (ca, cb) = (ConvexVertices::from(a), ConvexVertices::from(b));
-    let (pa, pb) = (ca.path(), cb.path());
-    convex_contact_intervals(pa.vertices, pa.radius, pb.vertices, pb.radius)
-}
-
-/// The union of closed intervals (sorted, merged where they meet).
-fn union(mut intervals: Vec<[f64; 2]>) -> Vec<[f64; 2]> {
-    intervals.sort_by(|x, y| x[0].total_cmp(&y[0]));
-    let mut out: Vec<[f64; 2]> = Vec::new();
-    for [s, e] in intervals {
-        match out.last_mut() {
-            Some(last) if s <= last[1] => last[1] = last[1].max(e),
-            _ => out.push([s, e]),
-        }
-    }
-    out
 }
 
 /// A collider's motion in the last tick: its path, or a polyline's edges' paths.
@@ -153,11 +127,7 @@ fn random_worlds_with_every_shape_match_the_exact_oracle() {
                 for (eb, pb, kb) in &paths[i + 1..] {
                     let key = ((*ea).min(*eb), (*ea).max(*eb));
                     let (touching, crossed) = state.entry(key).or_default();
-                    let exact = union(
-                        pa.iter()
-                            .flat_map(|a| pb.iter().flat_map(move |b| exact_pair(a, b)))
-                            .collect(),
-                    );
+                    let exact = exact_union(pa, pb);
                     let expected = expected_events(&exact, touching, crossed);
                     let got: Vec<&CollisionEvent> = events
                         .iter()
@@ -274,16 +244,7 @@ fn a_bullet_at_a_million_units_per_second_never_passes_a_turning_shape_unseen() 
                 ))
                 .id();
             let events = tick(&mut app);
-            let exact = union(
-                paths_of(&app, bullet)
-                    .iter()
-                    .flat_map(|a| {
-                        paths_of(&app, wall)
-                            .into_iter()
-                            .flat_map(move |b| exact_pair(a, &b))
-                    })
-                    .collect(),
-            );
+            let exact = exact_union(&paths_of(&app, bullet), &paths_of(&app, wall));
             let what = format!("{name} shot {shot}: exact {exact:?}, events {events:?}");
             let Some(&[first, _]) = exact.first() else {
                 // Missed by the geometry itself (a corner turned out of the way).
@@ -386,5 +347,57 @@ fn points_enter_areas_and_cross_polylines() {
         Vec2::new(4.0, 0.0),
         1e-5,
         "point on the side",
+    );
+}
+
+/// A sprite flip (the rectangle's `scale.x` from 1 to -1) mirrors its vertices: the plugin
+/// takes it as a jump, not as a motion through a flat line, so a circle resting on its top
+/// keeps its contact; an edited polygon starts afresh where it stands.
+#[test]
+fn a_mirrored_rectangle_keeps_its_contacts() {
+    let mut app = app();
+    let plank = app
+        .world_mut()
+        .spawn((Collider::rectangle(Vec2::new(4.0, 1.0)), Transform::IDENTITY))
+        .id();
+    let ball = app
+        .world_mut()
+        .spawn((Collider::circle(1.0), Transform::from_xyz(1.0, 1.5, 0.0)))
+        .id();
+    let started = tick(&mut app);
+    assert_eq!(started.len(), 1, "{started:?}");
+    assert_eq!(started[0].kind, CollisionKind::Started);
+    for _ in 0..3 {
+        assert!(tick(&mut app).is_empty());
+    }
+    app.world_mut()
+        .get_mut::<Transform>(plank)
+        .expect("transform")
+        .scale
+        .x = -1.0;
+    for k in 0..3 {
+        let events = tick(&mut app);
+        assert!(events.is_empty(), "tick {k} after the flip: {events:?}");
+    }
+    assert!(app.world().resource::<Contacts>().contains(plank, ball));
+    // The same plank edited into a narrower one, which no longer reaches the ball's centre
+    // column but still touches it: no event; then one the ball does not touch: Ended.
+    *app.world_mut().get_mut::<Collider>(plank).expect("collider") =
+        Collider::convex_polygon(&[
+            Vec2::new(-4.0, -1.0),
+            Vec2::new(0.5, -1.0),
+            Vec2::new(0.5, 1.0),
+            Vec2::new(-4.0, 1.0),
+        ])
+        .expect("convex");
+    let events = tick(&mut app);
+    assert!(events.is_empty(), "{events:?}");
+    *app.world_mut().get_mut::<Collider>(plank).expect("collider") =
+        Collider::rectangle(Vec2::new(4.0, 0.25));
+    let events = tick(&mut app);
+    assert_eq!(
+        events.iter().map(|e| e.kind).collect::<Vec<_>>(),
+        [CollisionKind::Ended],
+        "{events:?}"
     );
 }

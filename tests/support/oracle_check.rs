@@ -3,8 +3,7 @@
 //! the tick sent. Included by `#[path]` beside the oracle (`super::oracle`) and the event rules
 //! (`super::rules`) in each binary that uses it (the churn soak, the avian2d comparison).
 
-use super::oracle;
-use super::rules::{expected_events, to_oracle};
+use super::rules::{exact_union, expected_events};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_sweep::narrow::ShapePath;
@@ -33,10 +32,17 @@ pub(crate) fn check_tick(
     states: &mut States,
     check: &mut Check,
 ) {
-    let mut colliders: Vec<(Entity, ShapePath, CollisionLayers)> = world
-        .query::<(Entity, &SweptPath, &CollisionLayers)>()
+    // Each collider's paths: its one path, or a polyline's edges'.
+    let mut colliders: Vec<(Entity, Vec<ShapePath>, CollisionLayers)> = world
+        .query::<(Entity, &SweptPath, &Collider, &CollisionLayers)>()
         .iter(world)
-        .filter_map(|(e, s, l)| Some((e, s.path()?, *l)))
+        .filter_map(|(e, s, c, l)| {
+            let paths: Vec<ShapePath> = match s.path() {
+                Some(path) => vec![path],
+                None => s.polyline_edges(c).map(|(_, p)| p).collect(),
+            };
+            (!paths.is_empty()).then_some((e, paths, *l))
+        })
         .collect();
     colliders.sort_by_key(|c| c.0);
     let index: HashMap<Entity, usize> = colliders
@@ -45,7 +51,7 @@ pub(crate) fn check_tick(
         .map(|(i, c)| (c.0, i))
         .collect();
     // Pairs whose swept bounds meet: sort and sweep on x (independent of the plugin's).
-    let bounds: Vec<_> = colliders.iter().map(|c| c.1.swept_bounds()).collect();
+    let bounds: Vec<_> = colliders.iter().map(|c| swept_bounds(&c.1)).collect();
     let mut order: Vec<usize> = (0..colliders.len()).collect();
     order.sort_by(|&i, &j| bounds[i].min.x.total_cmp(&bounds[j].min.x));
     let mut keys: Vec<(Entity, Entity)> = Vec::new();
@@ -82,7 +88,7 @@ pub(crate) fn check_tick(
     for key in keys {
         let exact = match (index.get(&key.0), index.get(&key.1)) {
             (Some(&i), Some(&j)) if colliders[i].2.interacts_with(&colliders[j].2) => {
-                oracle::contact_intervals(&to_oracle(&colliders[i].1), &to_oracle(&colliders[j].1))
+                exact_union(&colliders[i].1, &colliders[j].1)
             }
             // Gone, or no longer interacting: no contact in this tick.
             _ => Vec::new(),
@@ -96,7 +102,7 @@ pub(crate) fn check_tick(
             .iter()
             .filter_map(|e| index.get(e))
             .map(|&i| {
-                let b = colliders[i].1.swept_bounds();
+                let b = swept_bounds(&colliders[i].1);
                 b.min.abs().max(b.max.abs()).max_element()
             })
             .fold(1.0f32, f32::max);
@@ -107,7 +113,7 @@ pub(crate) fn check_tick(
         if !matches {
             check.missed += expected.len().saturating_sub(reported.len()).max(1);
             check.first_failure.get_or_insert_with(|| {
-                let path = |e: Entity| index.get(&e).map(|&i| colliders[i].1);
+                let path = |e: Entity| index.get(&e).map(|&i| colliders[i].1.clone());
                 let reported: Vec<_> =
                     reported.iter().map(|e| (e.kind, e.time_of_impact)).collect();
                 format!(
@@ -131,4 +137,19 @@ pub(crate) fn check_tick(
     }
     states.retain(|_, s| s.0 || s.1);
     check.resting += world.resource::<SweepStats>().resting;
+}
+
+/// The box around every path's swept bounds.
+fn swept_bounds(paths: &[ShapePath]) -> bevy::math::bounding::Aabb2d {
+    paths
+        .iter()
+        .map(ShapePath::swept_bounds)
+        .reduce(|a, b| bevy::math::bounding::Aabb2d {
+            min: a.min.min(b.min),
+            max: a.max.max(b.max),
+        })
+        .unwrap_or(bevy::math::bounding::Aabb2d {
+            min: Vec2::ZERO,
+            max: Vec2::ZERO,
+        })
 }

@@ -2,8 +2,8 @@
 //! and the documented event rules applied to one pair's exact contact intervals. Included by
 //! `#[path]` beside the oracle (`super::oracle`) in each test binary that uses it.
 
-use super::oracle::Path;
-use bevy_sweep::narrow::ShapePath;
+use super::oracle::{self, Path};
+use bevy_sweep::narrow::{ConvexVertices, ShapePath};
 use bevy_sweep::prelude::CollisionKind;
 
 /// A path in the oracle's form.
@@ -21,6 +21,37 @@ pub(crate) fn to_oracle(path: &ShapePath) -> Path {
         },
         ShapePath::Convex(_) => unreachable!("rounded polygons go to the convex oracle"),
     }
+}
+
+/// The oracle's exact contact intervals of two shapes' paths in one tick: the basic pairs by
+/// their own formulas, any pair with a rounded polygon by the polygon formula.
+pub(crate) fn exact_pair(a: &ShapePath, b: &ShapePath) -> Vec<[f64; 2]> {
+    let basic = |p: &ShapePath| !matches!(p, ShapePath::Convex(_));
+    if basic(a) && basic(b) {
+        return oracle::contact_intervals(&to_oracle(a), &to_oracle(b));
+    }
+    let (ca, cb) = (ConvexVertices::from(a), ConvexVertices::from(b));
+    let (pa, pb) = (ca.path(), cb.path());
+    oracle::convex_contact_intervals(pa.vertices, pa.radius, pb.vertices, pb.radius)
+}
+
+/// The exact contact intervals of two colliders made of several paths (a polyline's edges;
+/// one path for the other shapes): the union of every pair's, sorted and merged where they
+/// meet.
+pub(crate) fn exact_union(a: &[ShapePath], b: &[ShapePath]) -> Vec<[f64; 2]> {
+    let mut intervals: Vec<[f64; 2]> = a
+        .iter()
+        .flat_map(|p| b.iter().flat_map(move |q| exact_pair(p, q)))
+        .collect();
+    intervals.sort_by(|x, y| x[0].total_cmp(&y[0]));
+    let mut out: Vec<[f64; 2]> = Vec::new();
+    for [s, e] in intervals {
+        match out.last_mut() {
+            Some(last) if s <= last[1] => last[1] = last[1].max(e),
+            _ => out.push([s, e]),
+        }
+    }
+    out
 }
 
 /// The documented event rules, applied to one pair's exact contact intervals in one tick.
