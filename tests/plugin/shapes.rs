@@ -358,7 +358,10 @@ fn a_mirrored_rectangle_keeps_its_contacts() {
     let mut app = app();
     let plank = app
         .world_mut()
-        .spawn((Collider::rectangle(Vec2::new(4.0, 1.0)), Transform::IDENTITY))
+        .spawn((
+            Collider::rectangle(Vec2::new(4.0, 1.0)),
+            Transform::IDENTITY,
+        ))
         .id();
     let ball = app
         .world_mut()
@@ -382,18 +385,20 @@ fn a_mirrored_rectangle_keeps_its_contacts() {
     assert!(app.world().resource::<Contacts>().contains(plank, ball));
     // The same plank edited into a narrower one, which no longer reaches the ball's centre
     // column but still touches it: no event; then one the ball does not touch: Ended.
-    *app.world_mut().get_mut::<Collider>(plank).expect("collider") =
-        Collider::convex_polygon(&[
-            Vec2::new(-4.0, -1.0),
-            Vec2::new(0.5, -1.0),
-            Vec2::new(0.5, 1.0),
-            Vec2::new(-4.0, 1.0),
-        ])
-        .expect("convex");
+    *app.world_mut()
+        .get_mut::<Collider>(plank)
+        .expect("collider") = Collider::convex_polygon(&[
+        Vec2::new(-4.0, -1.0),
+        Vec2::new(0.5, -1.0),
+        Vec2::new(0.5, 1.0),
+        Vec2::new(-4.0, 1.0),
+    ])
+    .expect("convex");
     let events = tick(&mut app);
     assert!(events.is_empty(), "{events:?}");
-    *app.world_mut().get_mut::<Collider>(plank).expect("collider") =
-        Collider::rectangle(Vec2::new(4.0, 0.25));
+    *app.world_mut()
+        .get_mut::<Collider>(plank)
+        .expect("collider") = Collider::rectangle(Vec2::new(4.0, 0.25));
     let events = tick(&mut app);
     assert_eq!(
         events.iter().map(|e| e.kind).collect::<Vec<_>>(),

@@ -182,6 +182,7 @@ fn sweep(n: usize, ticks: usize) {
 fn corner(sensor: bool, ccd: Option<av::SweptCcd>) {
     use bevy::prelude::*;
     let scene = Scene {
+        name: "corner",
         half: 1000.0,
         specs: vec![],
     };

@@ -41,6 +41,7 @@ fn solid(shape: Shape) -> Solid {
             center: d(center),
             half: d(half_extents),
         },
+        Shape::Convex(_) => unreachable!("the comparison's scenes have no polygons"),
     }
 }
 
@@ -82,6 +83,7 @@ fn solid_at(path: &ShapePath, t: f64) -> Solid {
             center: lerp(center, t),
             half: half_extents.as_dvec2(),
         },
+        ShapePath::Convex(_) => unreachable!("the comparison's scenes have no polygons"),
     }
 }
 

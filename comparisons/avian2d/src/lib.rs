@@ -362,7 +362,7 @@ pub fn swept_paths(app: &App) -> Vec<Option<ShapePath>> {
     bodies
         .entities
         .iter()
-        .map(|&e| world.get::<bs::SweptPath>(e).and_then(|p| p.path))
+        .map(|&e| world.get::<bs::SweptPath>(e).and_then(|p| p.path()))
         .collect()
 }
 
