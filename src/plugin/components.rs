@@ -207,6 +207,7 @@ impl Collider {
     /// not positive, a coordinate that is not finite, a polygon not strictly convex, a
     /// polyline without an edge.
     #[must_use]
+    #[inline]
     pub fn problem(&self) -> Option<&'static str> {
         match *self {
             Collider::Segment { a, b } if !a.is_finite() || !b.is_finite() => {

@@ -121,17 +121,18 @@ fn basic_motion(
     swept: &SweptPath,
     fresh: bool,
 ) -> Result<Swept, &'static str> {
-    let end = collider
-        .pose_in(&world)
-        .filter(Motion::is_usable)
-        .ok_or(DEGENERATE)?;
+    let end = match collider.pose_in(&world) {
+        Some(end) if end.is_usable() => end,
+        _ => return Err(DEGENERATE),
+    };
     let previous = swept.previous_world.map(Affine2::from);
     // The start: where the last motion ended, or where a fresh one starts (a usable shape
     // either way); if its kind of shape changed since, the new shape where it was.
     let start = if fresh {
-        previous
-            .and_then(|w| collider.pose_in(&w))
-            .filter(Motion::is_usable)
+        match previous.and_then(|w| collider.pose_in(&w)) {
+            Some(start) if start.is_usable() => Some(start),
+            _ => None,
+        }
     } else {
         swept.motion.filter(|m| !matches!(m, Motion::Convex(_)))
     };
@@ -140,7 +141,7 @@ fn basic_motion(
     let path = continued
         .or_else(|| {
             let start = collider.pose_in(&previous?)?;
-            Motion::between(&start, &end).filter(Motion::is_usable)
+            Motion::between(&start, &end).filter(|path| path.is_usable())
         })
         .unwrap_or(end);
     let bounds = inflate(path.swept_bounds());
@@ -500,20 +501,23 @@ fn gather_one(
     // A shape the plugin takes other than the user may expect, warned about once: an
     // axis-aligned box on a turned transform (a half turn or a mirror leaves it as it is,
     // and rounding leaves off-axis entries of a few `1e-8`), a polyline with repeated points.
-    let warning = match collider {
-        Collider::Aabb { .. } if world.is_ok_and(|w| turns(w.matrix2)) => Some(ROTATED_AABB),
-        Collider::Polyline { points } if points.windows(2).any(|w| w[0] == w[1]) => {
-            Some(REPEATED_POINTS)
-        }
-        _ => None,
-    };
-    match warning {
-        Some(warning) if !swept.warned => {
+    // Looked for until given (the flag is cleared when the collider is inserted anew or
+    // becomes another kind of shape).
+    let warnable = matches!(collider, Collider::Aabb { .. } | Collider::Polyline { .. });
+    if !warnable {
+        swept.warned = false;
+    } else if !swept.warned {
+        let warning = match collider {
+            Collider::Aabb { .. } if world.is_ok_and(|w| turns(w.matrix2)) => Some(ROTATED_AABB),
+            Collider::Polyline { points } if points.windows(2).any(|w| w[0] == w[1]) => {
+                Some(REPEATED_POINTS)
+            }
+            _ => None,
+        };
+        if let Some(warning) = warning {
             swept.warned = true;
             local.warnings.push((entity, warning));
         }
-        None => swept.warned = false,
-        _ => {}
     }
     swept.still_for = if motion.still {
         (swept.still_for + 1).min(2)
@@ -556,9 +560,7 @@ fn gather_one(
         path: Motion::Point([Vec2::ZERO; 2]),
         layers: *layers,
         body,
-        part: 0,
-        chain: false,
-        continues: motion.continues,
+        flags: Entry::flags(None, motion.continues),
     };
     if let Some((path, bounds)) = motion.path {
         let path = match (path, swept.convex.as_deref()) {
@@ -651,8 +653,7 @@ fn push_edges(
                 a: [a0, a1],
                 b: [b0, b1],
             },
-            part: i,
-            chain: true,
+            flags: Entry::flags(Some(i), entry.continues()),
             ..entry
         });
         bounds.push(inflate(path.swept_bounds()));
@@ -691,9 +692,7 @@ fn rest(
             path: Motion::Point([Vec2::ZERO; 2]),
             layers: *layers,
             body: swept.body,
-            part: 0,
-            chain: false,
-            continues: true,
+            flags: Entry::flags(None, true),
         };
         if let Some(path) = swept.path() {
             let motion = Motion::new(&path, &mut resting.convex, RESTING);

@@ -383,7 +383,7 @@ impl SweepQuery<'_> {
                 let body = group.body(i as usize);
                 // (A polyline's edges are boxes of their own: it is listed once.)
                 if touches_now(&self.colliders, &probe, body, filter)
-                    && !(body.chain && hits.contains(&body.entity))
+                    && !(body.chain() && hits.contains(&body.entity))
                 {
                     hits.push(body.entity);
                 }
@@ -457,8 +457,8 @@ fn hit(
         point: w.point,
         normal: w.normal,
         along: w.along_b,
-        feature: if body.chain {
-            Some(super::report::edge_feature(body.part, w.along_b))
+        feature: if body.chain() {
+            Some(super::report::edge_feature(body.part(), w.along_b))
         } else {
             w.feature_b
         },

@@ -27,7 +27,7 @@ impl From<&Entry> for Side {
         Self {
             entity: entry.entity,
             body: entry.body,
-            edge: entry.chain.then_some(entry.part),
+            edge: entry.chain().then_some(entry.part()),
         }
     }
 }
@@ -111,19 +111,19 @@ fn part_events(
         let mut records: [Option<&Record>; BLOCK] = [None; BLOCK];
         for (record, &(k, first, _)) in records.iter_mut().zip(block) {
             let (a, b) = ordered(&pairs[k as usize]);
-            if solved.spans[first as usize][0] == 0.0 || !(a.continues && b.continues) {
+            if solved.spans[first as usize][0] == 0.0 || !(a.continues() && b.continues()) {
                 *record = contacts.record(&(a.entity, b.entity));
             }
         }
         for (&record, &(k, first, count)) in records.iter().zip(block) {
             let (a, b) = ordered(&pairs[k as usize]);
             // Polyline edges: merged per pair of colliders in `chain_events`.
-            if a.chain || b.chain {
+            if a.chain() || b.chain() {
                 out.chains.push((k, first, count));
                 continue;
             }
             let intervals = &solved.spans[first as usize..(first + count) as usize];
-            let read = intervals[0][0] == 0.0 || !(a.continues && b.continues);
+            let read = intervals[0][0] == 0.0 || !(a.continues() && b.continues());
             kinds.clear();
             let after = transitions(intervals, record.map_or(Touch::Apart, |r| r.state), kinds);
             let mut last = record.map(|r| r.last);

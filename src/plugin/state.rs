@@ -183,17 +183,48 @@ pub(crate) struct Entry {
     pub(crate) layers: CollisionLayers,
     /// The [`Body`](super::Body) the collider belongs to, if any.
     pub(crate) body: Option<Entity>,
-    /// Which edge of a polyline this is (`chain`); `0` otherwise.
-    pub(crate) part: u32,
-    /// One edge of a polyline: its contacts are merged with its other edges' per pair of
-    /// colliders.
-    pub(crate) chain: bool,
-    /// The motion starts where the last tick's ended, with the same shape: contacts at its
-    /// start are those at the end of the last tick (the same exact tests decide both).
-    pub(crate) continues: bool,
+    /// Which edge of a polyline this is, and two flags ([`Entry::chain`],
+    /// [`Entry::continues`]) in the top bits: packed so that an entry takes 64 bytes, and
+    /// a candidate pair (two entries, copied for every pair) one cache line pair.
+    pub(crate) flags: u32,
 }
 
+// Two entries are copied for every candidate pair: keep a pair within two cache lines.
+const _: () = assert!(size_of::<Entry>() <= 64);
+
+/// [`Entry::flags`]: the entry is one edge of a polyline.
+const CHAIN: u32 = 1 << 31;
+/// [`Entry::flags`]: the motion continues the last tick's.
+const CONTINUES: u32 = 1 << 30;
+
 impl Entry {
+    /// The flags of an entry: the edge of a polyline (`Some`), and whether the motion
+    /// starts where the last tick's ended, with the same shape (contacts at its start are
+    /// those at the end of the last tick, which the same exact tests decided).
+    pub(crate) fn flags(edge: Option<u32>, continues: bool) -> u32 {
+        edge.map_or(0, |e| CHAIN | (e & !(CHAIN | CONTINUES)))
+            | if continues { CONTINUES } else { 0 }
+    }
+
+    /// One edge of a polyline: its contacts are merged with its other edges' per pair of
+    /// colliders.
+    #[inline]
+    pub(crate) fn chain(&self) -> bool {
+        self.flags & CHAIN != 0
+    }
+
+    /// Which edge of a polyline this is (`0` for other shapes).
+    #[inline]
+    pub(crate) fn part(&self) -> u32 {
+        self.flags & !(CHAIN | CONTINUES)
+    }
+
+    /// The motion continues the last tick's.
+    #[inline]
+    pub(crate) fn continues(&self) -> bool {
+        self.flags & CONTINUES != 0
+    }
+
     /// What the collider belongs to: its body, else itself. Pairs of one owner are never
     /// tested.
     #[inline]
