@@ -69,7 +69,9 @@ mod radix;
 mod sap;
 mod strips;
 
+#[cfg(feature = "plugin")]
 pub(crate) use radix::sort_by_high_half;
+#[cfg(feature = "plugin")]
 pub(crate) use sap::order_key;
 
 use bevy_math::bounding::Aabb2d;
@@ -116,6 +118,10 @@ pub struct BroadPhase {
     bvh: bvh::Bvh,
     /// The pairs of [`find_pairs_in_order`](Self::find_pairs_in_order) by another method
     /// than the strips (kept to reuse its allocation).
+    #[cfg_attr(
+        not(feature = "plugin"),
+        allow(dead_code, reason = "used by the plugin")
+    )]
     found: Vec<(u32, u32)>,
 }
 
@@ -169,6 +175,10 @@ impl BroadPhase {
     /// out) and already in order of lower x edge, as the plugin hands them over: the strips
     /// skip their sort. Calls `found(i, j)` with each pair instead of collecting them, so
     /// that the caller can filter and keep what it needs of both boxes while it reads them.
+    #[cfg_attr(
+        not(feature = "plugin"),
+        allow(dead_code, reason = "used by the plugin")
+    )]
     pub(crate) fn find_pairs_in_order(
         &mut self,
         bounds: &[Aabb2d],
@@ -188,6 +198,10 @@ impl BroadPhase {
 
     /// Builds the structure the queries use over boxes that are all usable and in order of
     /// lower x edge, without finding their pairs (for boxes never paired with each other).
+    #[cfg_attr(
+        not(feature = "plugin"),
+        allow(dead_code, reason = "used by the plugin")
+    )]
     pub(crate) fn build_in_order(&mut self, bounds: &[Aabb2d]) {
         self.strips.build_in_order(bounds);
     }
@@ -195,6 +209,10 @@ impl BroadPhase {
     /// `true` if [`pairs_in_part`](Self::pairs_in_part) can find the pairs (the strips):
     /// other methods find them all at once, with
     /// [`find_pairs_in_order`](Self::find_pairs_in_order).
+    #[cfg_attr(
+        not(feature = "plugin"),
+        allow(dead_code, reason = "used by the plugin")
+    )]
     pub(crate) fn finds_pairs_in_parts(&self) -> bool {
         self.method == BroadPhaseMethod::Strips
     }
@@ -203,6 +221,10 @@ impl BroadPhase {
     /// of a part of the plane, `part` of `parts` (consecutive rows with about equal shares of
     /// the boxes), each pair in exactly one part, so that the parts can be searched in
     /// parallel.
+    #[cfg_attr(
+        not(feature = "plugin"),
+        allow(dead_code, reason = "used by the plugin")
+    )]
     pub(crate) fn pairs_in_part(&self, part: usize, parts: usize, mut found: impl FnMut(u32, u32)) {
         debug_assert!(self.finds_pairs_in_parts());
         self.strips
@@ -211,6 +233,10 @@ impl BroadPhase {
 
     /// The rows of part `part` of `parts`: consecutive rows holding about `1/parts` of the
     /// entries each.
+    #[cfg_attr(
+        not(feature = "plugin"),
+        allow(dead_code, reason = "used by the plugin")
+    )]
     fn part_rows(&self, part: usize, parts: usize) -> core::ops::Range<usize> {
         let starts = self.strips.row_starts();
         let count = self.strips.row_count();

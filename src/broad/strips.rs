@@ -86,6 +86,10 @@ impl Strips {
 
     /// [`find_pairs`](Self::find_pairs) of boxes that are all usable and already in order of
     /// lower x edge (the plugin's).
+    #[cfg_attr(
+        not(feature = "plugin"),
+        allow(dead_code, reason = "used by the plugin")
+    )]
     pub(super) fn find_pairs_in_order(
         &mut self,
         bounds: &[Aabb2d],
@@ -107,6 +111,10 @@ impl Strips {
     }
 
     /// Where each row's entries start (one more than rows): how many boxes rows hold.
+    #[cfg_attr(
+        not(feature = "plugin"),
+        allow(dead_code, reason = "used by the plugin")
+    )]
     pub(super) fn row_starts(&self) -> &[u32] {
         &self.starts
     }
@@ -161,6 +169,10 @@ impl Strips {
 
     /// [`build`](Self::build) of boxes that are all usable and already in order of lower x
     /// edge: no keys to make or sort.
+    #[cfg_attr(
+        not(feature = "plugin"),
+        allow(dead_code, reason = "used by the plugin")
+    )]
     pub(super) fn build_in_order(&mut self, bounds: &[Aabb2d]) {
         debug_assert!(bounds.iter().all(usable));
         debug_assert!(bounds.is_sorted_by(|a, b| a.min.x <= b.min.x));

@@ -21,6 +21,10 @@ std::thread_local! {
 /// computation says whether it needed exact arithmetic (the plugin counts the candidate
 /// pairs that did, in `SweepStats::exact_pairs`).
 #[inline]
+#[cfg_attr(
+    not(feature = "plugin"),
+    allow(dead_code, reason = "used by the plugin")
+)]
 pub(crate) fn expansions() -> u64 {
     EXPANSIONS.with(Cell::get)
 }

@@ -62,10 +62,12 @@ mod translating;
 mod witness;
 
 pub use batch::PointBoxBatch;
+#[cfg(feature = "plugin")]
 pub(crate) use intervals::contact_intervals_of_valid;
 pub use intervals::{
     ConvexPath, ConvexVertices, Intervals, contact_intervals, convex_contact_intervals,
 };
 pub use path::{ConvexShape, Shape, ShapePath};
+#[cfg(feature = "plugin")]
 pub(crate) use witness::project;
 pub use witness::{Feature, Witness, witness};

@@ -2,6 +2,7 @@
 
 mod convex;
 
+#[cfg(feature = "plugin")]
 pub(crate) use convex::project;
 
 use super::intervals::ConvexVertices;

@@ -104,6 +104,10 @@ fn on_edge(shape: &ConvexShape, index: u32, s: Vec2, e: Vec2, p: Vec2) -> Spot {
 }
 
 /// `true` if `p` is inside or on the polygon (three or more vertices).
+#[cfg_attr(
+    not(feature = "plugin"),
+    allow(dead_code, reason = "used by the plugin")
+)]
 fn holds(shape: &ConvexShape, p: Vec2) -> bool {
     let (mut left, mut right) = (false, false);
     for (_, s, e) in edges(shape) {
@@ -407,6 +411,10 @@ pub(super) fn feature_motion(moves: &[Vec2], feature: Feature) -> Vec2 {
 }
 
 /// The point of `shape` nearest `p` (`p` itself inside or on it) and the distance to it.
+#[cfg_attr(
+    not(feature = "plugin"),
+    allow(dead_code, reason = "used by the plugin")
+)]
 pub(crate) fn project(shape: &Shape, p: Vec2) -> (Vec2, f32) {
     let convex = as_convex(shape);
     let v = convex.vertices();
