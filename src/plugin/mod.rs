@@ -102,8 +102,24 @@ pub struct SweepPlugin {
 
 impl Default for SweepPlugin {
     fn default() -> Self {
+        Self::new(FixedPostUpdate)
+    }
+}
+
+impl SweepPlugin {
+    /// The plugin running in `schedule`, with the other settings at their defaults (as
+    /// avian2d's and Bevy's own plugins take their schedule).
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_sweep::prelude::*;
+    ///
+    /// App::new().add_plugins((MinimalPlugins, SweepPlugin::new(FixedUpdate)));
+    /// ```
+    #[must_use]
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
         Self {
-            schedule: FixedPostUpdate.intern(),
+            schedule: schedule.intern(),
             integrate_velocity: true,
             length_unit: 1.0,
             parallel: true,

@@ -635,3 +635,40 @@ fn diagnostics_are_published() {
         "{phases} of {total}"
     );
 }
+
+/// `SweepPlugin::new(schedule)` runs the sweep in that schedule: in `Update`, a collider
+/// moved between two updates is swept and its contact reported in the second, with no fixed
+/// tick involved.
+#[test]
+fn the_plugin_runs_in_the_schedule_it_is_given() {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SweepPlugin::new(Update)))
+        .insert_resource(Time::<Fixed>::from_hz(0.001));
+    let wall = app
+        .world_mut()
+        .spawn((
+            Collider::segment(v(0.0, -5.0), v(0.0, 5.0)),
+            Transform::IDENTITY,
+        ))
+        .id();
+    let dot = app
+        .world_mut()
+        .spawn((Collider::point(), Transform::from_xyz(-2.0, 0.0, 0.0)))
+        .id();
+    app.update();
+    app.world_mut()
+        .get_mut::<Transform>(dot)
+        .expect("transform")
+        .translation
+        .x = 2.0;
+    app.update();
+    let events: Vec<CollisionEvent> = app
+        .world_mut()
+        .resource_mut::<Messages<CollisionEvent>>()
+        .drain()
+        .collect();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].kind, CollisionKind::Crossed);
+    assert_eq!(events[0].seen_from(dot).map(|e| e.other), Some(wall));
+    assert_eq!(events[0].time_of_impact, 0.5);
+}
