@@ -528,6 +528,10 @@ pub struct SweptPath {
     /// The [`Body`] the collider belonged to in the last tick.
     #[reflect(ignore)]
     pub(crate) body: Option<Entity>,
+    /// Why the collider's shape cannot be swept ([`Collider::problem`]), checked when it is
+    /// new or changed; `None` until then.
+    #[reflect(ignore)]
+    pub(crate) shape_problem: Option<Option<&'static str>>,
     /// A polyline's world plane at the start of the last tick's motion (its end is
     /// `previous_world`).
     #[reflect(ignore)]

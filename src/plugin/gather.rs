@@ -39,7 +39,7 @@ pub(crate) fn prepare(
     mut tick: ResMut<Tick>,
     mut colliders: Query<
         (Entity, Ref<Collider>, &mut SweptPath, Has<Teleport>),
-        Or<(Without<Resting>, With<Teleport>, Added<Collider>)>,
+        Or<(Without<Resting>, With<Teleport>, Changed<Collider>)>,
     >,
     transforms: Query<(&Transform, Option<&ChildOf>)>,
 ) {
@@ -52,6 +52,11 @@ pub(crate) fn prepare(
         // teleported: start from here.
         if collider.is_added() {
             swept.warned = false;
+        }
+        // A new or changed shape is checked again (a polygon's convexity is not checked
+        // every tick).
+        if collider.is_changed() {
+            swept.shape_problem = None;
         }
         if swept.previous_world.is_none() || teleport || collider.is_added() {
             let world = world_plane(entity, &transforms).ok();
@@ -90,12 +95,12 @@ pub(crate) fn integrate(
 /// Why a collider cannot be swept this tick, if it cannot.
 #[inline(always)]
 fn problem(
-    collider: &Collider,
+    shape_problem: Option<&'static str>,
     world: Result<Affine2, &'static str>,
     velocity: Option<&Velocity>,
     angular: Option<&AngularVelocity>,
 ) -> Result<Affine2, &'static str> {
-    if let Some(reason) = collider.problem() {
+    if let Some(reason) = shape_problem {
         return Err(reason);
     }
     if velocity.is_some_and(|v| !v.0.is_finite()) {
@@ -186,14 +191,11 @@ fn convex_motion(
         return Err(DEGENERATE);
     }
     let previous = swept.previous_world.map(Affine2::from);
-    // Where this polygon was at the end of the last tick: the start of a continued motion
-    // only if the last motion ended there (the polygon's vertices were not edited since).
-    let rigid_start = previous.map(|w| collider.shape_in(&w)).filter(usable);
-    let start = if fresh {
-        rigid_start
-    } else {
-        swept.end().filter(|end| Some(*end) == rigid_start)
-    };
+    // Where this polygon stands in the last tick's world transform, for a motion that
+    // starts afresh (`fresh`: a new, teleported or edited polygon) or that cannot continue
+    // the last one (it was another kind of shape).
+    let rigid_start = || previous.map(|w| collider.shape_in(&w)).filter(usable);
+    let start = if fresh { rigid_start() } else { swept.end() };
     // A polygon mirrored since (a flipped sprite) would pass through a line: it jumps.
     let continued = start
         .and_then(|start| ShapePath::between(start, end))
@@ -201,7 +203,7 @@ fn convex_motion(
     let continues = continued.is_some() && !fresh;
     let path = continued
         .or_else(|| {
-            ShapePath::between(rigid_start?, end).filter(|path| path.is_valid() && !flips(path))
+            ShapePath::between(rigid_start()?, end).filter(|path| path.is_valid() && !flips(path))
         })
         .unwrap_or_else(|| ShapePath::still(end));
     let bounds = inflate(path.swept_bounds());
@@ -475,13 +477,20 @@ fn gather_one(
             world_plane_from(t, *parent, &lookup.transforms)
         });
     let swept = swept.into_inner();
-    let motion = problem(collider, world, velocity, angular).and_then(|world| match collider {
-        Collider::Polyline { .. } => {
-            chain(collider, swept.previous_world.map(Into::into), world, fresh)
-        }
-        basic if basic.is_basic() => basic_motion(basic, world, swept, fresh),
-        convex => convex_motion(convex, world, swept, fresh),
-    });
+    // The shape's own problem, checked when it is new or changed (`prepare`).
+    let reshaped = swept.shape_problem.is_none();
+    let shape_problem = *swept
+        .shape_problem
+        .get_or_insert_with(|| collider.problem());
+    let motion =
+        problem(shape_problem, world, velocity, angular).and_then(|world| match collider {
+            Collider::Polyline { .. } => {
+                chain(collider, swept.previous_world.map(Into::into), world, fresh)
+            }
+            basic if basic.is_basic() => basic_motion(basic, world, swept, fresh),
+            // A polygon whose points changed starts afresh where it stands.
+            convex => convex_motion(convex, world, swept, fresh || reshaped),
+        });
     let motion = match motion {
         Ok(motion) => motion,
         Err(reason) => {
