@@ -150,18 +150,11 @@ fn draw(
     time: Res<Time<Real>>,
 ) {
     let unit = sweep.length_unit;
-    for (swept, collider) in &paths {
-        // A polyline: edge by edge.
-        for (_, edge) in swept.polyline_edges(collider) {
-            let (start, end) = (edge.at(0.0), edge.at(1.0));
-            if settings.colliders {
-                shape(&mut gizmos, &end, settings.collider_color, unit);
-            }
-            if settings.paths && start != end {
-                shape(&mut gizmos, &start, settings.path_color, unit);
-            }
-        }
-        let Some(path) = swept.path() else { continue };
+    // Each collider's path, a polyline's edge by edge.
+    for path in paths
+        .iter()
+        .flat_map(|(swept, collider)| swept.paths(collider))
+    {
         let (start, end) = (path.at(0.0), path.at(1.0));
         if settings.colliders {
             shape(&mut gizmos, &end, settings.collider_color, unit);

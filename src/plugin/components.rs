@@ -675,6 +675,14 @@ impl SweptPath {
         });
     }
 
+    /// Every path swept in the last tick it was swept in: the collider's one
+    /// [`path`](Self::path), or a polyline's edges' ([`polyline_edges`](Self::polyline_edges)).
+    pub fn paths<'a>(&'a self, collider: &'a Collider) -> impl Iterator<Item = ShapePath> + 'a {
+        self.path()
+            .into_iter()
+            .chain(self.polyline_edges(collider).map(|(_, path)| path))
+    }
+
     /// A polyline's motion in the last tick it was swept in, edge by edge: each edge's index
     /// and its path (`path` is `None` for a polyline). Empty for the other shapes, and
     /// before the first tick.

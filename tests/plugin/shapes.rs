@@ -66,10 +66,7 @@ fn paths_of(app: &App, entity: Entity) -> Vec<ShapePath> {
     let world = app.world();
     let swept = world.get::<SweptPath>(entity).expect("swept");
     let collider = world.get::<Collider>(entity).expect("collider");
-    match swept.path() {
-        Some(path) => vec![path],
-        None => swept.polyline_edges(collider).map(|(_, p)| p).collect(),
-    }
+    swept.paths(collider).collect()
 }
 
 #[test]

@@ -37,10 +37,7 @@ pub(crate) fn check_tick(
         .query::<(Entity, &SweptPath, &Collider, &CollisionLayers)>()
         .iter(world)
         .filter_map(|(e, s, c, l)| {
-            let paths: Vec<ShapePath> = match s.path() {
-                Some(path) => vec![path],
-                None => s.polyline_edges(c).map(|(_, p)| p).collect(),
-            };
+            let paths: Vec<ShapePath> = s.paths(c).collect();
             (!paths.is_empty()).then_some((e, paths, *l))
         })
         .collect();
