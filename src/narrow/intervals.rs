@@ -241,7 +241,7 @@ pub(super) fn solve(a: &ShapePath, b: &ShapePath) -> Intervals {
             },
         ) => one(box_interval(relative(p, center), half_extents)),
         (ShapePath::Segment { a, b }, ShapePath::Segment { a: c, b: d }) => {
-            segment_segment([a, b], [c, d], true)
+            segment_segment([a, b], [c, d])
         }
         (ShapePath::Segment { a, b }, ShapePath::Circle { center, radius }) => {
             segment_circle([a, b], center, radius)
@@ -252,7 +252,7 @@ pub(super) fn solve(a: &ShapePath, b: &ShapePath) -> Intervals {
                 center,
                 half_extents,
             },
-        ) => segment_box([a, b], center, half_extents, true),
+        ) => segment_box([a, b], center, half_extents),
         (
             ShapePath::Circle { center: c, radius },
             ShapePath::Circle {
@@ -270,7 +270,6 @@ pub(super) fn solve(a: &ShapePath, b: &ShapePath) -> Intervals {
             relative(c, center),
             half_extents,
             radius,
-            true,
         )),
         (
             ShapePath::Aabb {
@@ -345,22 +344,11 @@ fn disk_interval(path: [Vec2; 2], radius: f32) -> Option<[f32; 2]> {
 /// A point outside both boxes lies beyond one corner on both axes, and is in the shape
 /// exactly when it is in that corner's disk; so a corner's disk is tested only if the path
 /// goes beyond that corner on both axes (otherwise the boxes hold all of the disk it meets).
-///
-/// `skip_far`: leave out the disks that cannot matter (always, but in tests comparing).
-fn rounded_box_interval(
-    path: [Vec2; 2],
-    half: Vec2,
-    radius: f32,
-    skip_far: bool,
-) -> Option<[f32; 2]> {
+fn rounded_box_interval(path: [Vec2; 2], half: Vec2, radius: f32) -> Option<[f32; 2]> {
     let boxes = [
         box_interval(path, half + Vec2::new(radius, 0.0)),
         box_interval(path, half + Vec2::new(0.0, radius)),
     ];
-    let beyond = |sign: Vec2| {
-        let far = (sign * path[0]).max(sign * path[1]);
-        far.cmpgt(half).all()
-    };
     let corners = [
         Vec2::ONE,
         -Vec2::ONE,
@@ -368,13 +356,21 @@ fn rounded_box_interval(
         Vec2::new(-1.0, 1.0),
     ]
     .into_iter()
-    .filter(|&sign| !skip_far || beyond(sign))
+    .filter(|&sign| goes_beyond(path, half, sign))
     .map(|sign| disk_interval_at(path, sign * half, radius));
     boxes
         .into_iter()
         .chain(corners)
         .flatten()
         .reduce(|u, i| [u[0].min(i[0]), u[1].max(i[1])])
+}
+
+/// `true` if the path goes beyond the corner `sign * half` of the box `±half` on both axes
+/// at some moment (`sign` has entries `±1`): the only way it can meet that corner's disk
+/// outside the box grown along each axis.
+fn goes_beyond(path: [Vec2; 2], half: Vec2, sign: Vec2) -> bool {
+    let far = (sign * path[0]).max(sign * path[1]);
+    far.cmpgt(half).all()
 }
 
 /// The box around every position on the given paths.
@@ -597,9 +593,9 @@ fn point_on_its_line(p: [Vec2; 2], a: [Vec2; 2], b: [Vec2; 2], on0: bool, on1: b
     )
 }
 
-/// `skip_far`: skip the sweeps of endpoints that [stay out](stays_out) of the other segment's
-/// hull (always, but in tests comparing).
-fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2], skip_far: bool) -> Intervals {
+/// The sweeps of endpoints that [stay out](stays_out) of the other segment's hull are
+/// skipped: they cannot meet it.
+fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2]) -> Intervals {
     let [a, b] = s;
     let [c, d] = r;
     let mut moments = Moments::<16>::default();
@@ -611,7 +607,7 @@ fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2], skip_far: bool) -> Inte
         ((c, d), cd, a),
         ((c, d), cd, b),
     ] {
-        if skip_far && stays_out(point, &hull, tolerance) {
+        if stays_out(point, &hull, tolerance) {
             continue;
         }
         for sweep in sweep_point_segment(seg.0, seg.1, point) {
@@ -709,9 +705,9 @@ fn tangent_moments(a: [Vec2; 2], b: [Vec2; 2], c: [Vec2; 2], radius: f32) -> ([f
     (out, m)
 }
 
-/// `skip_far`: skip the sweeps of corners that [stay out](stays_out) of the segment's hull
-/// (always, but in tests comparing).
-fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2, skip_far: bool) -> Intervals {
+/// The sweeps of corners that [stay out](stays_out) of the segment's hull are skipped: they
+/// cannot meet it.
+fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2) -> Intervals {
     let [a, b] = s;
     let mut moments = Moments::<16>::default();
     for end in [a, b] {
@@ -734,7 +730,7 @@ fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2, skip_far: bool)
         Vec2::new(-1.0, 1.0),
     ] {
         let corner = [sign * half; 2];
-        if skip_far && stays_out(corner, &ab, grow) {
+        if stays_out(corner, &ab, grow) {
             continue;
         }
         for sweep in sweep_point_segment(rel_a, rel_b, corner) {
