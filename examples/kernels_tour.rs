@@ -102,9 +102,9 @@ fn main() {
         hits.as_slice()
     );
 
-    // Seed 002's "raise" motion: the first end slides right while the second rises. Where a
+    // The "raise" motion: the first end slides right while the second rises. Where a
     // still point sits decides whether the line sweeps it zero, one or two times.
-    println!("\nA moving line sweeping still points (seed 002, \"raise\"):");
+    println!("\nA moving line sweeping still points (the \"raise\" motion):");
     let (start_path, end_path) = (
         [Vec2::new(0.0, 0.0), Vec2::new(4.0, 0.0)],
         [Vec2::new(4.0, -2.0), Vec2::new(4.0, 2.0)],

@@ -1,5 +1,5 @@
 //! `segment_vs_rect`: drag a segment and a rectangle around and watch the four clipping
-//! algorithms agree (seed 001's editor demo, seed 004's visual test).
+//! algorithms agree.
 //!
 //! ```sh
 //! cargo run --release --example segment_vs_rect --features debug-draw
@@ -15,7 +15,7 @@
 //! The entry (green) and exit (red) points are drawn where the segment enters and leaves the
 //! closed rectangle; the panel lists each algorithm's `entry`/`exit` parameters (Liang–Barsky,
 //! slab, Cohen–Sutherland, 9-sector table), whether they all agree, and the sectors of the two
-//! endpoints (seed 001: only the edges between those sectors can be crossed).
+//! endpoints (the nine-sector lookup: only the edges between those sectors can be crossed).
 
 #[path = "support/scripted.rs"]
 mod scripted;
@@ -152,7 +152,7 @@ fn drag(
     }
 }
 
-/// The 9 sectors of seed 001: column and row of a point relative to the box.
+/// The nine sectors of the lookup clipper: column and row of a point relative to the box.
 fn sector(p: Vec2, aabb: &Aabb2d) -> &'static str {
     let col = if p.x < aabb.min.x {
         0

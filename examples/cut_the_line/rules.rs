@@ -23,7 +23,7 @@ pub const BLADE_LAYER: u32 = 1 << 0;
 /// See [`BLADE_LAYER`].
 pub const LINE_LAYER: u32 = 1 << 1;
 
-/// How a line's endpoints move (seed 002's motions, plus a plain spin).
+/// How a line's endpoints move (each endpoint on its own straight path, plus a plain spin).
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 pub enum Motion {
     /// Both endpoints move together, across the line.

@@ -30,8 +30,8 @@
 //!
 //! [`BroadPhaseMethod::Strips`], the default of
 //! [`SweepPlugin::broad_phase`](crate::SweepPlugin). `cargo bench --bench broad`, one run
-//! pinned to one core (`taskset -c 0`) of the project's shared two-core machine (noisy, so
-//! read the ratios), median ms per call over boxes shaped like a tick's swept bounds, given
+//! pinned to one core (`taskset -c 0`) of a shared two-core x86-64 machine (noisy, so read
+//! the ratios), median ms per call over boxes shaped like a tick's swept bounds, given
 //! in random order (400 square units per box; "clustered": nine in ten boxes in a corner a
 //! tenth of the arena wide; "long segments": a third are flat boxes 40–400 units long; "huge
 //! boxes": one in a thousand a tenth of the arena wide). The other methods' times include
@@ -58,10 +58,13 @@
 //!
 //! The strips cost two linear passes before the sweep: one radix sort of all the boxes by
 //! their left edge, then a counting sort into rows, which keeps that order, so no row is ever
-//! sorted on its own. The plugin sorts the swept colliders' boxes by left edge itself and
-//! hands them over in that order, and searches the rows in parallel parts; resting colliders
-//! (still and unchanged) have strips of their own, built only when they change and queried
-//! by each swept collider's box, and are never paired with each other.
+//! sorted on its own. The plugin makes the first pass itself: each tick it radix-sorts only
+//! the swept colliders' boxes by left edge, keeping for each box the index of its collider
+//! (the colliders' own data stays in the order they were gathered in, which costs less than
+//! moving it), hands the sorted boxes over, and searches the rows in parallel parts. Resting
+//! colliders (still and unchanged) have strips of their own, rebuilt only when one of them
+//! starts to move, changes or goes, and queried by each swept collider's box; two resting
+//! colliders are never paired.
 //!
 mod bvh;
 mod grid;

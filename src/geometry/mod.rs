@@ -19,13 +19,13 @@
 //!
 //! # Queries
 //!
-//! | query | shapes | result | seed |
+//! | query | shapes | result | algorithm |
 //! |---|---|---|---|
-//! | [`clip_segment_aabb`] (and four named algorithms) | segment, box | [`SegmentClip`] entry/exit | 000, 001, 004 |
-//! | [`clip_segments_aabb`] | many segments (SoA), one box | [`SegmentClip`] per segment | 004 (SIMD) |
-//! | [`intersect_segment_segment`] | segment, segment | [`SegmentIntersection`] | 003 |
-//! | [`intersect_segment_circle`] | segment, circle | [`CircleHits`] | 003 |
-//! | [`sweep_point_segment`] | moving segment, moving point | [`Sweeps`] | 002 |
+//! | [`clip_segment_aabb`] (and four named algorithms) | segment, box | [`SegmentClip`] entry/exit | slab test; Liang–Barsky (1984), Cohen–Sutherland, the nine-sector lookup |
+//! | [`clip_segments_aabb`] | many segments (SoA), one box | [`SegmentClip`] per segment | slab test, SIMD |
+//! | [`intersect_segment_segment`] | segment, segment | [`SegmentIntersection`] | orientation predicates (Shewchuk) |
+//! | [`intersect_segment_circle`] | segment, circle | [`CircleHits`] | cancellation-free quadratic |
+//! | [`sweep_point_segment`] | moving segment, moving point | [`Sweeps`] | the cross-product quadratic of a point on a moving segment |
 
 mod clip;
 mod hit;

@@ -1,4 +1,4 @@
-//! Where plain `f32` is not enough: the seeds' textbook formulas, evaluated in `f32`, against
+//! Where plain `f32` is not enough: the textbook formulas, evaluated in `f32`, against
 //! the exact oracle, next to this crate's kernels on the same inputs.
 //!
 //! This is the measurement behind the kernels' use of `f64` and exact predicates near
@@ -11,8 +11,8 @@ use num_traits::Float;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Seed 000's Liang–Barsky, as written there (with the thread's closed comparisons), with every
-/// step rounded in the float type `F` (inputs converted exactly).
+/// Liang–Barsky (1984) as usually written (with closed comparisons, so that touching counts),
+/// with every step rounded in the float type `F` (inputs converted exactly).
 fn textbook_clip<F: Float>(start: Vec2, end: Vec2, aabb: &Aabb2d) -> bool {
     let [sx, sy, ex, ey] = exact::<F, 4>([start.x, start.y, end.x, end.y]);
     let [x0, y0, x1, y1] = exact::<F, 4>([aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y]);
@@ -33,8 +33,8 @@ fn textbook_clip<F: Float>(start: Vec2, end: Vec2, aabb: &Aabb2d) -> bool {
     u1 <= u2
 }
 
-/// Seed 003's circle–line test, as written there (textbook discriminant `b² − 4ac`), rounded
-/// in `F`: how many roots in `[0, 1]`.
+/// The textbook circle–line test (discriminant `b² − 4ac`), rounded in `F`: how many roots
+/// in `[0, 1]`.
 fn textbook_circle_roots<F: Float>(start: Vec2, end: Vec2, center: Vec2, radius: f32) -> usize {
     let [sx, sy, ex, ey, cx, cy, r] =
         exact::<F, 7>([start.x, start.y, end.x, end.y, center.x, center.y, radius]);

@@ -1,4 +1,5 @@
-//! Cohen–Sutherland clipping (seed 004), returning parameters instead of clipped points.
+//! Cohen–Sutherland clipping (Cohen & Sutherland, 1967), returning parameters instead of
+//! clipped points.
 
 use super::{Estimate, clip_with};
 use crate::geometry::SegmentClip;

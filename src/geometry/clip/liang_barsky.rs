@@ -1,4 +1,5 @@
-//! Liang–Barsky clipping (seed 000), with the closed-boundary cases its comment thread lists.
+//! Liang–Barsky clipping (Liang & Barsky, 1984), with closed boundaries: a corner touch or a
+//! segment along an edge is a contact.
 
 use super::{Estimate, clip_with};
 use crate::geometry::SegmentClip;

@@ -39,14 +39,14 @@ use bevy_math::{Vec2, bounding::Aabb2d};
 /// # Algorithms
 /// Four algorithms from the literature compute the same [`SegmentClip`], so each can check the
 /// others, and [`clip_segment_aabb`] is whichever the benchmarks show is fastest on uniform
-/// data (see the README for the table):
+/// data (see `docs/benchmarks.md` for the table):
 ///
 /// | function | idea | source |
 /// |---|---|---|
-/// | [`clip_segment_aabb_liang_barsky`] | clip the parameter range against the four boundary half-planes | Liang & Barsky (1984), seed 000 |
-/// | [`clip_segment_aabb_slab`] | intersect the two axis slabs, branch-free | Kay & Kajiya (1986), seed 004 |
-/// | [`clip_segment_aabb_cohen_sutherland`] | region outcodes, trivial accept/reject, then clip | Cohen & Sutherland (1967), seed 004 |
-/// | [`clip_segment_aabb_sectors`] | a 9 × 9 sector lookup table picks the only edges worth testing | seed 001 |
+/// | [`clip_segment_aabb_liang_barsky`] | clip the parameter range against the four boundary half-planes | Liang & Barsky (1984) |
+/// | [`clip_segment_aabb_slab`] | intersect the two axis slabs, branch-free | Kay & Kajiya (1986) |
+/// | [`clip_segment_aabb_cohen_sutherland`] | region outcodes, trivial accept/reject, then clip | Cohen & Sutherland (1967) |
+/// | [`clip_segment_aabb_sectors`] | a 9 × 9 sector lookup table picks the only edges worth testing | the nine-region idea of Nicholl, Lee & Nicholl (1987) |
 /// | [`clip_segments_aabb`] | many segments against one box, eight lanes at a time | the slab test on `wide::f32x8` |
 ///
 /// ## Exactness

@@ -1,4 +1,4 @@
-//! The 9-sector lookup table (seed 001): decide from the endpoints' sectors which box edges can
+//! The nine-sector (9-region) lookup table: decide from the endpoints' sectors which box edges can
 //! possibly be crossed, and test only those.
 
 use super::{Estimate, clip_with};
@@ -49,8 +49,9 @@ const SECTOR_TABLE: [[(u8, u8); 9]; 9] = [
 /// Finds the sectors of both endpoints with four comparisons each, then looks up which edges
 /// could be crossed on the way in and on the way out. Segments wholly inside (`4 → 4`) or
 /// beyond one side (e.g. `0 → 2`) cost no arithmetic at all; otherwise only the listed edges
-/// are intersected, one division each. This is the idea of seed 001, which claims a win when
-/// most segments are wholly inside or outside; `benches/kernels.rs` measures that claim.
+/// are intersected, one division each. The idea (the regions of Nicholl, Lee & Nicholl, 1987)
+/// promises a win when most segments are wholly inside or outside; `benches/kernels.rs`
+/// measures that claim.
 ///
 /// Frame, parameters, closed boundaries and degenerate cases are exactly as for
 /// [`clip_segment_aabb`](super::clip_segment_aabb), and the results are the same as the other
@@ -91,11 +92,11 @@ fn estimate(start: Vec2, end: Vec2, aabb: &Aabb2d) -> Estimate {
         _ => {}
     }
     let d = end - start;
-    // The seed casts a ray at each listed edge and checks that the hit lies within the edge.
+    // The usual form casts a ray at each listed edge and checks that the hit lies within the edge.
     // Here the parameters of the listed edges are combined as in Liang–Barsky instead: the
     // entry is the latest entering crossing (the start lies beyond exactly those edges), the
     // exit the earliest leaving one. Same edges, same divisions, but every comparison is
-    // between parameters, whose rounding error is relative to the parameter; the seed's
+    // between parameters, whose rounding error is relative to the parameter; the usual
     // coordinate check rounds relative to the coordinates, and can accept a segment that
     // misses a box corner by far more than an ulp of `t`.
     let mut lo = 0.0_f32;
@@ -152,7 +153,7 @@ mod tests {
 
     #[test]
     fn seed_examples() {
-        // Seed 001's worked examples, on the box [0, 3]²: sector 0 → 1 needs no raycast, 4 → 7
+        // Worked examples of the lookup, on the box [0, 3]²: sector 0 → 1 needs no raycast, 4 → 7
         // only the bottom edge, 6 → 5 the left/bottom corner edges and the right edge.
         let aabb = Aabb2d::new(Vec2::splat(1.5), Vec2::splat(1.5));
         let at = |s: usize| Vec2::new([-1.0, 1.5, 4.0][s % 3], [4.0, 1.5, -1.0][s / 3]);

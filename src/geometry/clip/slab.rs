@@ -1,4 +1,4 @@
-//! The slab test (seed 004), branch-free apart from its zero-direction guard.
+//! The slab test (Kay & Kajiya, 1986), branch-free apart from its zero-direction guard.
 
 use super::{Estimate, clip_with};
 use crate::geometry::SegmentClip;

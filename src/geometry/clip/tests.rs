@@ -1,4 +1,5 @@
-//! Table tests shared by the four clippers: every case of seed 000 and its comment thread.
+//! Table tests shared by the four clippers: Liang–Barsky's cases and the closed-boundary ones
+//! (corner touches, segments along an edge, zero-length segments, zero-size boxes).
 
 use super::*;
 

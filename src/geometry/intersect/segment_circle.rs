@@ -1,4 +1,4 @@
-//! Segment–circle intersection (seed 003), robust for long segments and small circles.
+//! Segment–circle intersection, robust for long segments and small circles.
 
 use crate::geometry::CircleHits;
 use crate::geometry::robust::{all_finite, circle_power, orient2d};
@@ -20,9 +20,9 @@ use core::cmp::Ordering;
 ///   coordinate, gives no root.
 ///
 /// # Precision
-/// The seed's textbook form computes the discriminant as `b² − 4ac` with `c = |p0 − c|² − r²`;
+/// The textbook form computes the discriminant as `b² − 4ac` with `c = |p0 − c|² − r²`;
 /// when the segment is long and the circle small, `b²` and `4ac` are huge and nearly equal and
-/// the difference is noise (the seed's readers report exactly that failure). Here the
+/// the difference is noise (the well-known failure with far-apart points). Here the
 /// discriminant is `|d|²·r² − cross(d, p0 − c)²` (Lagrange's identity), which involves only the
 /// circle's size and the line's distance from its centre, with the cross product evaluated
 /// without cancellation; and the two roots come from `q = −(b + sign(b)·√Δ)` as `q/a` and `c/q`,
@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn long_segment_small_circle() {
-        // The seed's readers' failure: points far apart. A 2·10^4-long segment through a circle
+        // The textbook form's failure: points far apart. A 2·10^4-long segment through a circle
         // of radius 10^-2 whose centre sits 0.006 off the axis: the chord is 0.016 long, so the
         // roots are 0.5 ± 0.008/2e4. The textbook discriminant is the difference of two numbers
         // near 4·10^8·10^8 and is pure noise in f32.

@@ -1,4 +1,4 @@
-//! Segment–segment intersection (seed 003), decided with exact orientation predicates.
+//! Segment–segment intersection, decided with exact orientation predicates.
 
 use crate::geometry::SegmentIntersection;
 use crate::geometry::robust::{all_finite, orient2d};
@@ -22,7 +22,7 @@ use bevy_math::Vec2;
 ///   about one `f32` ulp, and exactly 0 or 1 where an endpoint is the contact.
 /// - Non-finite input gives [`SegmentIntersection::None`].
 ///
-/// The seed's formula `ua = cross(b1 − b0, a0 − b0) / cross(a1 − a0, b1 − b0)` is the same
+/// The textbook formula `ua = cross(b1 − b0, a0 − b0) / cross(a1 − a0, b1 − b0)` is the same
 /// parameter; writing it as `d0 / (d0 − d1)` with the two endpoints' signed distances `d0, d1`
 /// (which have opposite signs there) avoids cancellation.
 ///
@@ -251,7 +251,7 @@ mod tests {
     fn table() {
         #[rustfmt::skip]
         let cases = [
-            // proper crossing (the seed's example shape)
+            // proper crossing (an X)
             ((v(0., 0.), v(4., 4.)), (v(0., 4.), v(4., 0.)), I::Point { t: 0.5, u: 0.5, point: v(2., 2.) }),
             // parallel, apart
             ((v(0., 0.), v(4., 0.)), (v(0., 1.), v(4., 1.)), I::None),

@@ -1,4 +1,4 @@
-//! Moving segment against moving point (seed 002): the cross-product quadratic.
+//! Moving segment against moving point: the cross-product quadratic.
 
 use super::quadratic::roots_in_unit;
 use crate::geometry::robust::{
@@ -17,8 +17,8 @@ use bevy_math::Vec2;
 ///
 /// # Method
 /// Relative to the point, the endpoints are `A(t) = a0 + t·(a1 − a0)` and `B(t)` likewise
-/// (subtracting the point's motion turns "moving point" into "point at the origin", as the seed
-/// does). The origin is on the line through `A` and `B` exactly when `cross(A, B) = 0`, a
+/// (subtracting the point's motion turns "moving point" into "point at the origin"). The
+/// origin is on the line through `A` and `B` exactly when `cross(A, B) = 0`, a
 /// quadratic in `t`; and it is then on the closed segment exactly when `A·B <= 0`, with
 /// `along = A·(A − B) / |A − B|²`.
 ///
@@ -58,7 +58,7 @@ use bevy_math::Vec2;
 /// "no panic, no NaN, in range" outside it.
 ///
 /// # Example
-/// The seed's *simple* motion: a vertical segment moving right through a still point.
+/// The *simple* motion: a vertical segment moving right through a still point.
 /// ```
 /// use bevy_math::Vec2;
 /// use bevy_sweep::geometry::sweep_point_segment;

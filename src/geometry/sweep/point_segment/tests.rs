@@ -125,7 +125,7 @@ fn seed_motions() {
     // Left of it, only the line's extension passes.
     check_against_dense("dive/0", dive.0, dive.1, still(v(-1.0, 2.0)), 0);
     check_against_dense("dive/0b", dive.0, dive.1, still(v(1.0, 1.0)), 0);
-    // The point moves too (the seed's mouse pointer): a swipe across a still segment.
+    // The point moves too (a mouse pointer): a swipe across a still segment.
     check_against_dense(
         "swipe",
         [v(0., 0.), v(0., 0.)],
