@@ -344,7 +344,8 @@ fn query(c: &mut Criterion) {
             let app = app.get_or_insert_with(|| world(count, Layout::Uniform));
             let mut state = SystemState::<SweepQuery>::new(app.world_mut());
             let query = state.get(app.world()).expect("the plugin is added");
-            bench.iter(|| query.cast_ray(Vec2::ZERO, Vec2::new(1.0, 0.3), half, &all));
+            let aim = Dir2::new(Vec2::new(1.0, 0.3)).expect("not zero");
+            bench.iter(|| query.cast_ray(Vec2::ZERO, aim, half, &all));
         });
     }
     // A laser along a row of 2,000 tiles: every tile is hit. The tiles are all in one of the

@@ -83,6 +83,9 @@ const MARGIN: f32 = 64.0;
 /// Phases of [`Tick::phases`], in order, as the overlay names them.
 const PHASES: [&str; 5] = ["prepare", "broad", "narrow", "report", "total"];
 
+/// The colour of contacts when `C` turns them on (translucent: they are many).
+const CONTACTS: Color = Color::srgba(1.0, 0.35, 0.2, 0.3);
+
 fn main() {
     let (count, complaint) = collider_count(std::env::args().nth(1).as_deref());
     // Bevy gives one thread each to the I/O and async pools and what is left to the compute
@@ -113,13 +116,15 @@ fn main() {
         ))
         // Cheap drawing: the colliders only. Contacts, when turned on, are drawn for the frame
         // that sees them, translucent.
-        .insert_resource(SweepDebugSettings {
-            paths: false,
-            contacts: false,
-            contact_lifetime: 0.0,
-            contact_color: Color::srgba(1.0, 0.35, 0.2, 0.3),
-            ..default()
-        })
+        .insert_gizmo_config(
+            SweepGizmos {
+                path_color: None,
+                contact_color: None,
+                contact_lifetime: 0.0,
+                ..default()
+            },
+            GizmoConfig::default(),
+        )
         .insert_resource(ClearColor(Color::srgb(0.04, 0.05, 0.08)))
         .insert_resource(Arena {
             count,
@@ -338,18 +343,21 @@ fn spawn_colliders(mut commands: Commands, arena: Res<Arena>) {
 /// The keys of the table at the top.
 fn controls(
     keys: Res<ButtonInput<KeyCode>>,
-    mut drawing: ResMut<SweepDebugSettings>,
+    mut store: ResMut<GizmoConfigStore>,
     mut time: ResMut<Time<Virtual>>,
     mut exit: MessageWriter<AppExit>,
 ) {
+    let (_, drawing) = store.config_mut::<SweepGizmos>();
+    // A part is drawn in its colour, or not at all (`None`): `xor` turns it on and off.
+    let colors = SweepGizmos::default();
     if keys.just_pressed(KeyCode::KeyP) {
-        drawing.paths = !drawing.paths;
+        drawing.path_color = drawing.path_color.xor(colors.path_color);
     }
     if keys.just_pressed(KeyCode::KeyC) {
-        drawing.contacts = !drawing.contacts;
+        drawing.contact_color = drawing.contact_color.xor(Some(CONTACTS));
     }
     if keys.just_pressed(KeyCode::KeyD) {
-        drawing.colliders = !drawing.colliders;
+        drawing.collider_color = drawing.collider_color.xor(colors.collider_color);
     }
     if keys.just_pressed(KeyCode::Space) {
         time.toggle();
@@ -439,7 +447,7 @@ fn overlay(
     arena: Res<Arena>,
     samples: Res<Samples>,
     frames: Res<Frames>,
-    drawing: Res<SweepDebugSettings>,
+    store: Res<GizmoConfigStore>,
     mut next: Local<f64>,
     mut overlay: Query<&mut Text, With<Overlay>>,
 ) {
@@ -452,6 +460,7 @@ fn overlay(
         return;
     };
     let recent = &samples.recent;
+    let (_, drawing) = store.config::<SweepGizmos>();
     let mut lines = vec![
         format!(
             "stress: {} colliders{}",
@@ -513,9 +522,9 @@ fn overlay(
             1000.0 / frame.max(0.001)
         ),
         String::new(),
-        format!("P paths: {}", on_off(drawing.paths)),
-        format!("C contacts: {}", on_off(drawing.contacts)),
-        format!("D colliders: {}", on_off(drawing.colliders)),
+        format!("P paths: {}", on_off(drawing.path_color.is_some())),
+        format!("C contacts: {}", on_off(drawing.contact_color.is_some())),
+        format!("D colliders: {}", on_off(drawing.collider_color.is_some())),
         "Space pause, Esc quit".into(),
     ]);
     **text = lines.join("\n");

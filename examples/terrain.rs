@@ -199,7 +199,7 @@ fn walk(
         }
         hero.vertical += GRAVITY * dt;
         let shape = hero_shape();
-        let filter = hills.excluding(entity);
+        let filter = hills.clone().excluding(entity);
         let mut at = transform.translation.truncate();
         // Across, lifted by as much as it walks (up a slope of up to 45°), then down by the
         // fall and, on the ground, that lift back (down the slope again).

@@ -6,8 +6,11 @@ use crate::plugin::{Collider, CollisionEvent, CollisionKind, SweptPath};
 use bevy::app::{App, Plugin, Update};
 use bevy::color::{Alpha, Color, Mix};
 use bevy::ecs::prelude::*;
+use bevy::gizmos::AppGizmoBuilder;
+use bevy::gizmos::config::{GizmoConfigGroup, GizmoConfigStore};
 use bevy::gizmos::gizmos::Gizmos;
 use bevy::math::{Isometry2d, Vec2};
+use bevy::reflect::prelude::*;
 use bevy::time::{Real, Time};
 
 /// Draws every collider where it is, the path it swept in the last tick, and recent contacts
@@ -15,40 +18,52 @@ use bevy::time::{Real, Time};
 ///
 /// Needs the [`SweepPlugin`](crate::SweepPlugin) and Bevy's gizmos (in `DefaultPlugins`
 /// with a renderer). Sizes scale with [`SweepPlugin::length_unit`](crate::SweepPlugin).
-/// Toggle parts at run time through the [`SweepDebugSettings`] resource.
+/// What is drawn, and in which colours, is the gizmo group [`SweepGizmos`]; line width,
+/// layers and turning it all off are its [`GizmoConfig`](bevy::gizmos::config::GizmoConfig),
+/// as for any gizmo group:
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_sweep::prelude::*;
+///
+/// // A system that turns the swept paths off and the debug drawing on or off with `F1`.
+/// fn debug_keys(keys: Res<ButtonInput<KeyCode>>, mut store: ResMut<GizmoConfigStore>) {
+///     let (config, sweep) = store.config_mut::<SweepGizmos>();
+///     sweep.path_color = None;
+///     if keys.just_pressed(KeyCode::F1) {
+///         config.enabled = !config.enabled;
+///     }
+/// }
+/// # bevy::ecs::system::assert_is_system(debug_keys);
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SweepDebugPlugin;
 
-/// What [`SweepDebugPlugin`] draws, and in which colours.
-#[derive(Resource, Clone, Copy, Debug)]
-pub struct SweepDebugSettings {
-    /// Draw every collider's shape at its current place.
-    pub colliders: bool,
-    /// Draw each collider's shape at the start of the last tick and the straight paths of
-    /// its vertices.
-    pub paths: bool,
-    /// Draw contact points and normals of recent events.
-    pub contacts: bool,
+/// The gizmo group of [`SweepDebugPlugin`]: what it draws and in which colours (`None`: that
+/// part is not drawn). Read and change it through Bevy's `GizmoConfigStore`:
+/// `store.config_mut::<SweepGizmos>()`.
+#[derive(Clone, Copy, Debug, PartialEq, Reflect, GizmoConfigGroup)]
+#[reflect(Default, Debug, PartialEq, Clone)]
+pub struct SweepGizmos {
+    /// Colour of every collider's shape at its current place.
+    pub collider_color: Option<Color>,
+    /// Colour of each collider's shape at the start of the last tick and of the straight
+    /// paths of its vertices (drawn only for colliders that moved).
+    pub path_color: Option<Color>,
+    /// Colour of the points and normals of recent `Started` contacts (`Ended` and `Crossed`
+    /// use lighter and darker shades).
+    pub contact_color: Option<Color>,
     /// How long a contact stays drawn, in seconds (it fades out).
     pub contact_lifetime: f32,
-    /// Colour of colliders.
-    pub collider_color: Color,
-    /// Colour of swept paths.
-    pub path_color: Color,
-    /// Colour of `Started` contacts (`Ended` and `Crossed` use lighter and darker shades).
-    pub contact_color: Color,
 }
 
-impl Default for SweepDebugSettings {
+impl Default for SweepGizmos {
     fn default() -> Self {
         Self {
-            colliders: true,
-            paths: true,
-            contacts: true,
+            collider_color: Some(Color::srgb(0.3, 0.9, 0.4)),
+            path_color: Some(Color::srgba(0.4, 0.6, 1.0, 0.6)),
+            contact_color: Some(Color::srgb(1.0, 0.35, 0.2)),
             contact_lifetime: 0.75,
-            collider_color: Color::srgb(0.3, 0.9, 0.4),
-            path_color: Color::srgba(0.4, 0.6, 1.0, 0.6),
-            contact_color: Color::srgb(1.0, 0.35, 0.2),
         }
     }
 }
@@ -59,7 +74,7 @@ struct RecentContacts(Vec<(CollisionEvent, f32)>);
 
 impl Plugin for SweepDebugPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<SweepDebugSettings>()
+        app.init_gizmo_group::<SweepGizmos>()
             .init_resource::<RecentContacts>()
             .add_systems(Update, (collect_contacts, draw).chain());
     }
@@ -68,17 +83,18 @@ impl Plugin for SweepDebugPlugin {
 fn collect_contacts(
     mut reader: MessageReader<CollisionEvent>,
     mut recent: ResMut<RecentContacts>,
-    settings: Res<SweepDebugSettings>,
+    store: Res<GizmoConfigStore>,
     time: Res<Time<Real>>,
 ) {
     let now = time.elapsed_secs();
+    let (_, settings) = store.config::<SweepGizmos>();
     recent
         .0
         .retain(|(_, seen)| now - seen < settings.contact_lifetime);
     recent.0.extend(reader.read().map(|e| (*e, now)));
 }
 
-fn shape(gizmos: &mut Gizmos, shape: &Shape, color: Color, unit: f32) {
+fn shape(gizmos: &mut Gizmos<SweepGizmos>, shape: &Shape, color: Color, unit: f32) {
     match *shape {
         Shape::Point(p) => gizmos.cross_2d(Isometry2d::from_translation(p), 0.1 * unit, color),
         Shape::Segment(a, b) => gizmos.line_2d(a, b, color),
@@ -99,7 +115,7 @@ fn shape(gizmos: &mut Gizmos, shape: &Shape, color: Color, unit: f32) {
 
 /// A polygon's outline grown by `radius`: each edge moved out by the radius, and an arc
 /// (drawn as a circle) at each vertex; a lone vertex is a circle.
-fn rounded_polygon(gizmos: &mut Gizmos, vertices: &[Vec2], radius: f32, color: Color) {
+fn rounded_polygon(gizmos: &mut Gizmos<SweepGizmos>, vertices: &[Vec2], radius: f32, color: Color) {
     let n = vertices.len();
     if radius <= 0.0 {
         match n {
@@ -142,38 +158,45 @@ fn vertices(shape: &Shape) -> Vec<Vec2> {
 }
 
 fn draw(
-    mut gizmos: Gizmos,
-    settings: Res<SweepDebugSettings>,
+    mut gizmos: Gizmos<SweepGizmos>,
     sweep: Res<SweepSettings>,
     paths: Query<(&SweptPath, &Collider)>,
     recent: Res<RecentContacts>,
     time: Res<Time<Real>>,
 ) {
+    if !gizmos.config.enabled {
+        return;
+    }
+    let settings = *gizmos.config_ext;
     let unit = sweep.length_unit;
     // Each collider's path, a polyline's edge by edge.
-    for path in paths
-        .iter()
-        .flat_map(|(swept, collider)| swept.paths(collider))
-    {
-        let (start, end) = (path.at(0.0), path.at(1.0));
-        if settings.colliders {
-            shape(&mut gizmos, &end, settings.collider_color, unit);
-        }
-        if settings.paths && start != end {
-            shape(&mut gizmos, &start, settings.path_color, unit);
-            for (from, to) in vertices(&start).into_iter().zip(vertices(&end)) {
-                gizmos.line_2d(from, to, settings.path_color);
+    if settings.collider_color.is_some() || settings.path_color.is_some() {
+        for path in paths
+            .iter()
+            .flat_map(|(swept, collider)| swept.paths(collider))
+        {
+            let (start, end) = (path.at(0.0), path.at(1.0));
+            if let Some(color) = settings.collider_color {
+                shape(&mut gizmos, &end, color, unit);
+            }
+            if let Some(color) = settings.path_color
+                && start != end
+            {
+                shape(&mut gizmos, &start, color, unit);
+                for (from, to) in vertices(&start).into_iter().zip(vertices(&end)) {
+                    gizmos.line_2d(from, to, color);
+                }
             }
         }
     }
-    if settings.contacts {
+    if let Some(contact_color) = settings.contact_color {
         let now = time.elapsed_secs();
         for (event, seen) in &recent.0 {
             let fade = 1.0 - (now - seen) / settings.contact_lifetime.max(1e-3);
             let base = match event.kind {
-                CollisionKind::Started => settings.contact_color,
-                CollisionKind::Ended => settings.contact_color.mix(&Color::WHITE, 0.5),
-                CollisionKind::Crossed => settings.contact_color.mix(&Color::BLACK, 0.3),
+                CollisionKind::Started => contact_color,
+                CollisionKind::Ended => contact_color.mix(&Color::WHITE, 0.5),
+                CollisionKind::Crossed => contact_color.mix(&Color::BLACK, 0.3),
             };
             let color = base.with_alpha(base.alpha() * fade.clamp(0.0, 1.0));
             gizmos.circle_2d(

@@ -1,5 +1,58 @@
-#![doc = include_str!("../README.md")]
+//! Exact continuous 2D collision detection for [Bevy](https://bevyengine.org).
+//!
+//! Fast things tunnel: a bullet that moves 40 pixels a tick passes through a 4-pixel wall
+//! when collisions are tested only where things *are* at each tick. `bevy_sweep` tests where
+//! they *went*. Every fixed tick, each collider's motion over the tick is swept against the
+//! others, and every contact inside the tick is reported with its exact moment, place and
+//! normal, at any speed. It detects and reports; it does not push things apart.
+//!
+//! The crate is two layers:
+//! - the **plugin** (cargo feature `plugin`, on by default): colliders as components, a sweep
+//!   every fixed tick, collision events, spatial queries, diagnostics and (feature
+//!   `debug-draw`) gizmos;
+//! - the **geometry** beneath it, usable alone (`default-features = false`, on `bevy_math`
+//!   only): [`geometry`] (static kernels), [`narrow`] (contacts of two moving shapes over a
+//!   step) and [`broad`] (which of many moving boxes overlap).
+//!
+#![cfg_attr(feature = "plugin", doc = include_str!("docs/plugin.md"))]
+//! ## The geometry
+//!
+//! [`geometry`] holds pure functions on `bevy_math` types: which part of a segment is in a
+//! box (Liang–Barsky 1984, the slab test, Cohen–Sutherland outcodes, a nine-region lookup;
+//! eight segments at a time with SIMD), where two segments meet, where a segment meets a
+//! circle, and when a moving point lies on a moving segment (the roots of a quadratic in
+//! time). [`narrow::contact_intervals`] gives every interval of a step during which two moving
+//! shapes ([`narrow::ShapePath`]) touch, and [`narrow::witness`] where and with which normal;
+//! [`narrow::convex_contact_intervals`] serves any rounded convex polygon.
+//!
+//! ```
+//! use bevy_math::Vec2;
+//! use bevy_sweep::narrow::{ShapePath, contact_intervals};
+//!
+//! // A point crossing a still segment in one step: one instant, half-way.
+//! let bullet = ShapePath::Point([Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0)]);
+//! let wall = ShapePath::still(bevy_sweep::narrow::Shape::Segment(Vec2::NEG_Y, Vec2::Y));
+//! assert_eq!(&contact_intervals(&bullet, &wall)[..], &[[0.5, 0.5]]);
+//! ```
+//!
+//! Contacts are decided exactly: each kernel computes in floating point with a certified
+//! error bound, and the rare input within rounding of a touch is decided by exact
+//! floating-point expansions in the manner of Shewchuk's robust predicates. Parameters
+//! (times, places) are accurate to a few `f32` ulps. Touching counts as contact; NaN or
+//! infinite input never panics and gives no contact.
+//!
+//! The design (the motion model, one geometry beneath every shape, exactness, testing) is in
+//! the repository's `docs/design.md`, the measurements in `docs/benchmarks.md`.
 #![forbid(unsafe_code)]
+// The geometry's docs link to the plugin that uses it; without the plugin those links have
+// nothing to point at (docs.rs builds the default features, where they resolve).
+#![cfg_attr(
+    not(feature = "plugin"),
+    allow(
+        rustdoc::broken_intra_doc_links,
+        reason = "links from the geometry to the plugin"
+    )
+)]
 
 pub mod broad;
 pub mod geometry;
@@ -25,7 +78,7 @@ pub mod components {
 pub mod events {
     pub use crate::narrow::Feature;
     pub use crate::plugin::{
-        CollisionEvent, CollisionKind, Contact, Contacts, SkippedColliders, SweepStats,
+        CollisionEvent, CollisionKind, Contact, Contacts, SkipReason, SkippedColliders, SweepStats,
     };
 }
 
@@ -40,7 +93,7 @@ pub mod query {
 pub mod prelude {
     pub use crate::components::*;
     #[cfg(feature = "debug-draw")]
-    pub use crate::debug::{SweepDebugPlugin, SweepDebugSettings};
+    pub use crate::debug::{SweepDebugPlugin, SweepGizmos};
     pub use crate::events::*;
     pub use crate::query::*;
     pub use crate::{SweepDiagnosticsPlugin, SweepPlugin, SweepSettings, SweepSystems};
@@ -48,3 +101,8 @@ pub mod prelude {
 
 #[cfg(feature = "debug-draw")]
 pub mod debug;
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(all(doctest, feature = "plugin"))]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -7,12 +7,15 @@
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+#[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
+mod common;
+use common::fixed_tick_app;
 
 /// Counts allocations (and reallocations) while `COUNTING` is set.
 struct Counting;
@@ -65,8 +68,7 @@ fn flip(mut ticks: ResMut<Ticks>, mut movers: Query<(&mut Velocity, &mut Angular
 }
 
 fn app(parallel: bool) -> App {
-    let mut app = App::new();
-    app.add_plugins((
+    let mut app = fixed_tick_app((
         MinimalPlugins.set(TaskPoolPlugin {
             task_pool_options: TaskPoolOptions::with_num_threads(4),
         }),
@@ -74,21 +76,20 @@ fn app(parallel: bool) -> App {
             parallel,
             ..default()
         },
-    ))
-    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
-    .init_resource::<Ticks>()
-    .add_systems(FixedUpdate, flip)
-    .add_systems(
-        FixedPostUpdate,
-        (
-            (|| COUNTING.store(true, Ordering::SeqCst)).before(SweepSystems::Prepare),
-            (|| COUNTING.store(false, Ordering::SeqCst)).after(SweepSystems::Report),
-        ),
-    )
-    // One system at a time, so that only the sweep's systems run while counting.
-    .edit_schedule(FixedPostUpdate, |schedule| {
-        schedule.set_executor(SingleThreadedExecutor::new());
-    });
+    ));
+    app.init_resource::<Ticks>()
+        .add_systems(FixedUpdate, flip)
+        .add_systems(
+            FixedPostUpdate,
+            (
+                (|| COUNTING.store(true, Ordering::SeqCst)).before(SweepSystems::Prepare),
+                (|| COUNTING.store(false, Ordering::SeqCst)).after(SweepSystems::Report),
+            ),
+        )
+        // One system at a time, so that only the sweep's systems run while counting.
+        .edit_schedule(FixedPostUpdate, |schedule| {
+            schedule.set_executor(SingleThreadedExecutor::new());
+        });
     // An observer, so that the trigger path runs too.
     app.add_observer(|contact: On<CollisionEvent>| {
         std::hint::black_box(contact.event());

@@ -5,42 +5,14 @@
 use bevy::ecs::entity::EntityHashSet;
 use bevy::math::DVec2;
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
 use core::f32::consts::FRAC_PI_2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-// ---------------------------------------------------------------------------------------
-// A headless app that runs exactly one fixed tick per `tick()` (as tests/plugin/harness.rs).
-
-/// Every message of the last tick, in the order sent.
-#[derive(Resource, Default)]
-struct Recorded(Vec<CollisionEvent>);
-
-fn record(mut reader: MessageReader<CollisionEvent>, mut recorded: ResMut<Recorded>) {
-    recorded.0.extend(reader.read().copied());
-}
-
-/// The fixed tick's duration (Bevy's default, 64 Hz).
-const TICK: f32 = 1.0 / 64.0;
-
-fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SweepPlugin::default()))
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
-        .init_resource::<Recorded>()
-        .add_systems(FixedPostUpdate, record.after(SweepSystems::Report));
-    // The very first update runs no fixed tick.
-    app.update();
-    app
-}
-
-/// Runs one fixed tick and returns its events.
-fn tick(app: &mut App) -> Vec<CollisionEvent> {
-    app.update();
-    core::mem::take(&mut app.world_mut().resource_mut::<Recorded>().0)
-}
+#[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
+mod common;
+use common::{TICK, app, assert_close, tick};
 
 /// The events between `a` and `b`, seen from `a`.
 fn between(events: &[CollisionEvent], a: Entity, b: Entity) -> Vec<CollisionEvent> {
@@ -48,13 +20,6 @@ fn between(events: &[CollisionEvent], a: Entity, b: Entity) -> Vec<CollisionEven
         .iter()
         .filter_map(|e| e.seen_from(a).filter(|e| e.other == b))
         .collect()
-}
-
-fn assert_close(got: f32, expected: f32, tolerance: f32, what: &str) {
-    assert!(
-        (got - expected).abs() <= tolerance,
-        "{what}: got {got}, expected {expected} (± {tolerance})"
-    );
 }
 
 fn set(entities: &[Entity]) -> EntityHashSet {
@@ -694,21 +659,36 @@ fn convex_polygon_refuses_what_is_not_strictly_convex() {
 fn unusable_shapes_are_skipped_with_a_reason_and_the_rest_works() {
     let mut app = app();
     let world = app.world_mut();
-    let bad: Vec<(Entity, &str)> = [
-        (Collider::capsule(Vec2::ZERO, Vec2::X, 0.0), "capsule"),
-        (Collider::capsule(Vec2::ZERO, Vec2::X, f32::NAN), "capsule"),
-        (Collider::capsule(Vec2::ZERO, Vec2::X, -1.0), "capsule"),
-        (Collider::rectangle(Vec2::new(0.0, 1.0)), "rectangle"),
-        (Collider::rectangle(Vec2::new(1.0, -1.0)), "rectangle"),
+    let bad: Vec<(Entity, SkipReason)> = [
+        (
+            Collider::capsule(Vec2::ZERO, Vec2::X, 0.0),
+            SkipReason::NonPositiveSize,
+        ),
+        (
+            Collider::capsule(Vec2::ZERO, Vec2::X, f32::NAN),
+            SkipReason::NonPositiveSize,
+        ),
+        (
+            Collider::capsule(Vec2::ZERO, Vec2::X, -1.0),
+            SkipReason::NonPositiveSize,
+        ),
+        (
+            Collider::rectangle(Vec2::new(0.0, 1.0)),
+            SkipReason::NonPositiveSize,
+        ),
+        (
+            Collider::rectangle(Vec2::new(1.0, -1.0)),
+            SkipReason::NonPositiveSize,
+        ),
         (
             Collider::polyline(&[Vec2::ONE, Vec2::ONE, Vec2::ONE]).expect("finite"),
-            "polyline",
+            SkipReason::NoEdge,
         ),
         (
             Collider::ConvexPolygon {
                 vertices: vec![Vec2::ZERO, Vec2::X, Vec2::new(2.0, 0.0)],
             },
-            "polygon",
+            SkipReason::NotConvex,
         ),
     ]
     .into_iter()
@@ -739,11 +719,8 @@ fn unusable_shapes_are_skipped_with_a_reason_and_the_rest_works() {
     for k in 0..3 {
         let events = tick(&mut app);
         let skipped = app.world().resource::<SkippedColliders>();
-        for &(e, name) in &bad {
-            let reason = skipped
-                .reason(e)
-                .unwrap_or_else(|| panic!("{name} {e} not skipped"));
-            assert!(reason.contains(name), "{name}: {reason}");
+        for &(e, reason) in &bad {
+            assert_eq!(skipped.reason(e), Some(reason), "{e}");
             assert!(
                 events.iter().all(|ev| ev.entity != e && ev.other != e),
                 "{events:?}"

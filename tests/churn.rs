@@ -15,6 +15,8 @@
 //! scene itself with 4 threads and checks it against the oracle, then runs itself again with
 //! 1 and 2 threads (`CHURN_THREADS`) and compares their streams with its own.
 
+#[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
+mod common;
 #[path = "plugin/oracle.rs"]
 #[allow(
     dead_code,
@@ -30,8 +32,8 @@ mod rules;
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
-use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
+use common::recording_app;
 use oracle_check::{Check, States, check_tick};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -60,10 +62,6 @@ impl Size {
     }
 }
 
-/// Every message of the last tick.
-#[derive(Resource, Default)]
-struct Recorded(Vec<CollisionEvent>);
-
 /// A headless app whose compute pool has exactly `threads` threads.
 fn app(threads: usize) -> App {
     let exactly = |n: usize| TaskPoolThreadAssignmentPolicy {
@@ -80,22 +78,10 @@ fn app(threads: usize) -> App {
         async_compute: exactly(1),
         compute: exactly(threads),
     };
-    let mut app = App::new();
-    app.add_plugins((
+    recording_app((
         MinimalPlugins.set(TaskPoolPlugin { task_pool_options }),
         SweepPlugin::default(),
     ))
-    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
-    .init_resource::<Recorded>()
-    .add_systems(
-        FixedPostUpdate,
-        (|mut reader: MessageReader<CollisionEvent>, mut recorded: ResMut<Recorded>| {
-            recorded.0.extend(reader.read().copied());
-        })
-        .after(SweepSystems::Report),
-    );
-    app.update();
-    app
 }
 
 /// The scene and its churn, from one seed.
@@ -283,8 +269,7 @@ fn run(size: Size, threads: usize, mut check: Option<&mut Check>) -> u64 {
         if tick > 0 {
             scene.churn(app.world_mut(), size.colliders);
         }
-        app.update();
-        let events = core::mem::take(&mut app.world_mut().resource_mut::<Recorded>().0);
+        let events = common::tick(&mut app);
         for e in &events {
             line.clear();
             // Rust prints the shortest decimal that round-trips: two floats print alike only

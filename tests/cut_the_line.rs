@@ -9,24 +9,24 @@
 )]
 mod rules;
 
+#[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
+mod common;
+
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
+use common::fixed_tick_app;
 use rules::{BLADE_LAYER, BladeInput, Cut, Game, LINE_LAYER, Line, RulesPlugin};
 
 #[derive(Resource, Default)]
 struct Cuts(Vec<Cut>);
 
 fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins((
+    let mut app = fixed_tick_app((
         MinimalPlugins,
         SweepPlugin::default(),
         RulesPlugin { waves: false },
-    ))
-    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
-    .init_resource::<Cuts>()
-    .add_systems(
+    ));
+    app.init_resource::<Cuts>().add_systems(
         FixedPostUpdate,
         (|mut cuts: MessageReader<Cut>, mut seen: ResMut<Cuts>| {
             seen.0.extend(cuts.read().copied());

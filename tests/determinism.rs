@@ -7,33 +7,21 @@
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
-use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-#[derive(Resource, Default)]
-struct Recorded(Vec<CollisionEvent>);
+#[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
+mod common;
+use common::{recording_app, tick};
 
 fn app(plugin: SweepPlugin) -> App {
-    let mut app = App::new();
-    app.add_plugins((
+    recording_app((
         MinimalPlugins.set(TaskPoolPlugin {
             task_pool_options: TaskPoolOptions::with_num_threads(4),
         }),
         plugin,
     ))
-    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
-    .init_resource::<Recorded>()
-    .add_systems(
-        FixedPostUpdate,
-        (|mut reader: MessageReader<CollisionEvent>, mut recorded: ResMut<Recorded>| {
-            recorded.0.extend(reader.read().copied());
-        })
-        .after(SweepSystems::Report),
-    );
-    app.update();
-    app
 }
 
 /// A busy scene of every kind of collider, from a fixed seed.
@@ -79,10 +67,10 @@ fn run(plugin: SweepPlugin) -> (String, usize, usize, usize) {
     populate(&mut app);
     let (mut stream, mut count, mut chunks, mut batched) = (String::new(), 0, 0, 0);
     for t in 0..15 {
-        app.update();
+        let events = tick(&mut app);
         chunks += app.world().resource::<SweepStats>().parallel_tasks;
         batched += app.world().resource::<SweepStats>().batched_pairs;
-        for e in core::mem::take(&mut app.world_mut().resource_mut::<Recorded>().0) {
+        for e in events {
             stream.push_str(&format!("{t} {e:?}\n"));
             count += 1;
         }

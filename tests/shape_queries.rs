@@ -3,37 +3,16 @@
 //! radius, or a chain of segments, and distances between them are computed from
 //! point-segment distances and segment crossings, without the crate's kernels.
 
-use bevy::ecs::system::SystemState;
 use bevy::math::{DVec2, Isometry2d, Rot2};
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
 use core::f64::consts::PI;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-// ---------------------------------------------------------------------------------------
-// A headless app that runs one fixed tick per `tick()` (as tests/plugin/harness.rs).
-
-fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SweepPlugin::default()))
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
-    // The very first update runs no fixed tick.
-    app.update();
-    app
-}
-
-fn tick(app: &mut App) {
-    app.update();
-}
-
-/// Runs `f` with a `SweepQuery` on the app's world.
-fn with_query<R>(app: &mut App, f: impl FnOnce(&SweepQuery) -> R) -> R {
-    let mut state = SystemState::<SweepQuery>::new(app.world_mut());
-    let query = state.get(app.world()).expect("the plugin is added");
-    f(&query)
-}
+#[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
+mod common;
+use common::{app, tick, with_query};
 
 // ---------------------------------------------------------------------------------------
 // Geometry in f64.
@@ -587,36 +566,41 @@ fn a_translating_circle_meets_walls_and_boxes_at_the_analytic_time() {
         );
         assert!(hit.normal.distance(Vec2::NEG_X) < 1e-5, "{what}: {hit:?}");
     };
-    expect(cast(&mut app, all), wall, 10.0, "everything");
+    expect(cast(&mut app, all.clone()), wall, 10.0, "everything");
     expect(
-        cast(&mut app, all.excluding(wall)),
+        cast(&mut app, all.clone().excluding(wall)),
         block,
         14.0,
         "not the wall",
     );
-    expect(cast(&mut app, all.with_layers(2)), block, 14.0, "layer 2");
     expect(
-        cast(&mut app, all.with_layers(6)),
+        cast(&mut app, all.clone().with_layers(2)),
+        block,
+        14.0,
+        "layer 2",
+    );
+    expect(
+        cast(&mut app, all.clone().with_layers(6)),
         block,
         14.0,
         "layers 2 and 3",
     );
     let corner = 25.0 - core::f32::consts::SQRT_2;
     expect(
-        cast(&mut app, all.with_layers(4)),
+        cast(&mut app, all.clone().with_layers(4)),
         diamond,
         corner,
         "layer 3",
     );
     expect(
-        cast(&mut app, all.with_layers(5).excluding(wall)),
+        cast(&mut app, all.clone().with_layers(5).excluding(wall)),
         diamond,
         corner,
         "layer 1 and 3, not the wall",
     );
-    assert_eq!(cast(&mut app, all.with_layers(8)), None, "layer 4");
+    assert_eq!(cast(&mut app, all.clone().with_layers(8)), None, "layer 4");
     assert_eq!(
-        cast(&mut app, all.with_layers(1).excluding(wall)),
+        cast(&mut app, all.clone().with_layers(1).excluding(wall)),
         None,
         "layer 1 without the wall"
     );

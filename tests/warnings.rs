@@ -3,9 +3,12 @@
 //! Its own test binary: it installs a global logger that counts warnings.
 
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
 use std::sync::Mutex;
+
+#[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
+mod common;
+use common::app;
 
 static WARNINGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
@@ -29,10 +32,7 @@ impl log::Log for Counter {
 fn one_warning_per_unusable_collider_naming_it() {
     log::set_logger(&Counter).unwrap();
     log::set_max_level(log::LevelFilter::Warn);
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SweepPlugin::default()))
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
-    app.update();
+    let mut app = app();
     let nan = app
         .world_mut()
         .spawn((Collider::point(), Transform::from_xyz(f32::NAN, 0.0, 0.0)))
@@ -64,14 +64,22 @@ fn one_warning_per_unusable_collider_naming_it() {
     assert_eq!(
         WARNINGS.lock().unwrap().len(),
         2,
-        "same reason text: no new warning"
+        "same reason (a size not positive): no new warning"
     );
     *app.world_mut().get_mut::<Collider>(flat).unwrap() = Collider::aabb(Vec2::ZERO);
     app.update();
     assert_eq!(
         WARNINGS.lock().unwrap().len(),
-        3,
-        "a different reason is reported"
+        2,
+        "still a size not positive"
+    );
+    *app.world_mut().get_mut::<Collider>(flat).unwrap() = Collider::segment(Vec2::X, Vec2::X);
+    app.update();
+    let warnings = WARNINGS.lock().unwrap().clone();
+    assert_eq!(warnings.len(), 3, "a different reason is reported");
+    assert!(
+        warnings[2].contains(&SkipReason::ZeroLengthSegment.to_string()),
+        "{warnings:?}"
     );
 
     // An axis-aligned box on a rotated transform works (the rotation is ignored) and is
@@ -185,7 +193,7 @@ fn one_warning_per_unusable_collider_naming_it() {
     assert_eq!(warnings.len(), 4, "{warnings:?}");
     for (entity, word) in [
         (thin, "radius"),
-        (flat_rectangle, "rectangle"),
+        (flat_rectangle, "half extent"),
         (dart, "convex"),
         (repeated, "repeated"),
     ] {

@@ -1,5 +1,6 @@
 //! The components a user puts on entities.
 
+use super::contacts::SkipReason;
 use super::state::Motion;
 use crate::geometry::robust::orient2d;
 use crate::narrow::{ConvexPath, ConvexShape, ConvexVertices, Shape, ShapePath};
@@ -208,40 +209,39 @@ impl Collider {
     /// polyline without an edge.
     #[must_use]
     #[inline]
-    pub fn problem(&self) -> Option<&'static str> {
+    pub fn problem(&self) -> Option<SkipReason> {
         match *self {
             Collider::Segment { a, b } if !a.is_finite() || !b.is_finite() => {
-                Some("segment endpoint is not finite")
+                Some(SkipReason::NonFiniteShape)
             }
-            Collider::Segment { a, b } if a == b => Some("segment has zero length"),
+            Collider::Segment { a, b } if a == b => Some(SkipReason::ZeroLengthSegment),
             Collider::Circle { radius } if !(radius.is_finite() && radius > 0.0) => {
-                Some("circle radius is not a positive finite number")
+                Some(SkipReason::NonPositiveSize)
             }
             Collider::Aabb { half_extents }
                 if !(half_extents.is_finite() && half_extents.cmpgt(Vec2::ZERO).all()) =>
             {
-                Some("box half extents are not positive finite numbers")
+                Some(SkipReason::NonPositiveSize)
             }
             Collider::Rectangle { half_extents }
                 if !(half_extents.is_finite() && half_extents.cmpgt(Vec2::ZERO).all()) =>
             {
-                Some("rectangle half extents are not positive finite numbers")
+                Some(SkipReason::NonPositiveSize)
             }
             Collider::Capsule { a, b, .. } if !a.is_finite() || !b.is_finite() => {
-                Some("capsule endpoint is not finite")
+                Some(SkipReason::NonFiniteShape)
             }
             Collider::Capsule { radius, .. } if !(radius.is_finite() && radius > 0.0) => {
-                Some("capsule radius is not a positive finite number")
+                Some(SkipReason::NonPositiveSize)
             }
-            Collider::ConvexPolygon { ref vertices } if !is_strictly_convex(vertices) => Some(
-                "convex polygon needs 3 to 8 finite points in strictly convex position \
-                 (use Collider::convex_polygon)",
-            ),
+            Collider::ConvexPolygon { ref vertices } if !is_strictly_convex(vertices) => {
+                Some(SkipReason::NotConvex)
+            }
             Collider::Polyline { ref points } if points.iter().any(|p| !p.is_finite()) => {
-                Some("polyline point is not finite")
+                Some(SkipReason::NonFiniteShape)
             }
             Collider::Polyline { ref points } if !points.windows(2).any(|w| w[0] != w[1]) => {
-                Some("polyline has no edge of positive length (fewer than 2 distinct points)")
+                Some(SkipReason::NoEdge)
             }
             _ => None,
         }
@@ -531,7 +531,7 @@ pub struct SweptPath {
     /// Why the collider's shape cannot be swept ([`Collider::problem`]), checked when it is
     /// new or changed; `None` until then.
     #[reflect(ignore)]
-    pub(crate) shape_problem: Option<Option<&'static str>>,
+    pub(crate) shape_problem: Option<Option<SkipReason>>,
     /// A polyline's world plane at the start of the last tick's motion (its end is
     /// `previous_world`).
     #[reflect(ignore)]
@@ -653,6 +653,14 @@ impl SweptPath {
         }
     }
 
+    /// Whether the collider rested in the last tick: still for two ticks with nothing
+    /// changed, kept in the broad phase without being swept again (see the
+    /// [`SweepPlugin`](crate::SweepPlugin) docs). Its contacts are kept and send no events.
+    #[must_use]
+    pub fn is_resting(&self) -> bool {
+        self.resting
+    }
+
     /// Where the last motion ended.
     pub(crate) fn end(&self) -> Option<Shape> {
         match self.motion? {
@@ -743,7 +751,7 @@ pub(crate) fn plane_of_root(transform: &Transform) -> Affine2 {
 
 /// [`plane_of_root`], if every part of the transform is finite.
 #[inline]
-fn root_plane(transform: &Transform) -> Result<Affine2, &'static str> {
+fn root_plane(transform: &Transform) -> Result<Affine2, SkipReason> {
     let plane = plane_of_root(transform);
     // A non-finite rotation, x or y scale or position shows in the plane; z in neither.
     let finite =
@@ -751,14 +759,9 @@ fn root_plane(transform: &Transform) -> Result<Affine2, &'static str> {
     if finite {
         Ok(plane)
     } else {
-        Err(INFINITE_TRANSFORM)
+        Err(SkipReason::NonFiniteTransform)
     }
 }
-
-/// Why an entity's world transform is unusable.
-pub(crate) const MISSING_TRANSFORM: &str = "its transform or a parent's is missing";
-/// See [`MISSING_TRANSFORM`].
-pub(crate) const INFINITE_TRANSFORM: &str = "its world transform is not finite";
 
 /// Where an entity's collider lies: the [plane part](plane_of) of its [`Transform`]
 /// composed with its ancestors' (an affine map, so a rotated child of a non-uniformly scaled
@@ -766,8 +769,10 @@ pub(crate) const INFINITE_TRANSFORM: &str = "its world transform is not finite";
 pub(crate) fn world_plane(
     entity: Entity,
     transforms: &Query<(&Transform, Option<&ChildOf>)>,
-) -> Result<Affine2, &'static str> {
-    let (transform, parent) = transforms.get(entity).map_err(|_| MISSING_TRANSFORM)?;
+) -> Result<Affine2, SkipReason> {
+    let (transform, parent) = transforms
+        .get(entity)
+        .map_err(|_| SkipReason::MissingTransform)?;
     world_plane_from(transform, parent, transforms)
 }
 
@@ -778,7 +783,7 @@ pub(crate) fn world_plane_from(
     transform: &Transform,
     parent: Option<&ChildOf>,
     transforms: &Query<(&Transform, Option<&ChildOf>)>,
-) -> Result<Affine2, &'static str> {
+) -> Result<Affine2, SkipReason> {
     let Some(parent) = parent else {
         return root_plane(transform);
     };
@@ -790,15 +795,16 @@ pub(crate) fn world_plane_from(
             return if world.is_finite() {
                 Ok(plane_of(&world))
             } else {
-                Err(INFINITE_TRANSFORM)
+                Err(SkipReason::NonFiniteTransform)
             };
         };
-        let (parent_transform, grandparent) =
-            transforms.get(entity).map_err(|_| MISSING_TRANSFORM)?;
+        let (parent_transform, grandparent) = transforms
+            .get(entity)
+            .map_err(|_| SkipReason::MissingTransform)?;
         world = parent_transform.compute_affine() * world;
         parent = grandparent.map(ChildOf::parent);
     }
-    Err(MISSING_TRANSFORM)
+    Err(SkipReason::MissingTransform)
 }
 
 #[cfg(test)]

@@ -4,33 +4,47 @@
 use super::events::{CollisionEvent, Touch};
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::ecs::prelude::*;
+use bevy::ecs::reflect::ReflectResource;
 use bevy::platform::collections::HashMap;
+use bevy::reflect::prelude::*;
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use core::time::Duration;
 
 /// Pairs of colliders in contact at the end of the last tick (a contact that has
 /// [`Started`](super::CollisionKind::Started) and not yet [`Ended`](super::CollisionKind::Ended)).
-#[derive(Resource, Default, Debug)]
+///
+/// Reflected without its contents (an inspector shows the resource, not its tables): read
+/// it through its methods.
+#[derive(Resource, Default, Debug, Reflect)]
+#[reflect(Resource, Default, Debug)]
 pub struct Contacts {
     /// Pairs with a collider that moves (or did, or changed, in the last tick).
+    #[reflect(ignore)]
     pairs: HashMap<(Entity, Entity), Record>,
     /// Pairs of two resting colliders (still, unchanged, not re-swept): their contact cannot
     /// change until one of them moves, changes or goes, which brings the pair back to
     /// `pairs`.
+    #[reflect(ignore)]
     resting: HashMap<(Entity, Entity), Record>,
     /// For each collider in contact, the colliders it touches; for each [`Body`] with one,
     /// the colliders its own touch (once per contact, so a collider may be there twice).
     ///
     /// [`Body`]: super::Body
+    #[reflect(ignore)]
     neighbours: Neighbours,
     /// Scratch: the last events of contacts ended by `close_tick`.
+    #[reflect(ignore)]
     ended: Vec<CollisionEvent>,
     /// Entities whose contacts changed since the report last read this, kept while some
     /// entity has a [`CollidingEntities`](super::CollidingEntities) (`track`).
+    #[reflect(ignore)]
     pub(crate) changed: EntityHashSet,
+    #[reflect(ignore)]
     pub(crate) track: bool,
     /// `neighbours` is kept (from the first tick after it was `wanted`).
+    #[reflect(ignore)]
     indexed: bool,
+    #[reflect(ignore)]
     wanted: AtomicBool,
 }
 
@@ -358,20 +372,76 @@ impl Contacts {
 /// unaffected. The plugin logs one warning naming the entity when it starts being skipped
 /// (or the reason changes), not every tick. When the input becomes usable again the
 /// collider starts afresh from where it is, as if teleported.
-#[derive(Resource, Default, Debug)]
+#[derive(Resource, Default, Debug, Reflect)]
+#[reflect(Resource, Default, Debug)]
 pub struct SkippedColliders {
-    pub(crate) reasons: HashMap<Entity, &'static str>,
+    pub(crate) reasons: HashMap<Entity, SkipReason>,
+}
+
+/// Why the plugin could not sweep a collider (see [`SkippedColliders`]). Its `Display` is the
+/// sentence of the warning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
+#[reflect(Debug, PartialEq, Hash, Clone)]
+#[non_exhaustive]
+pub enum SkipReason {
+    /// The entity, or one of its ancestors, has no `Transform`.
+    MissingTransform,
+    /// Its world transform (its own composed with its ancestors') is not finite.
+    NonFiniteTransform,
+    /// Its [`Velocity`](super::Velocity) is not finite.
+    NonFiniteVelocity,
+    /// Its [`AngularVelocity`](super::AngularVelocity) is not finite.
+    NonFiniteAngularVelocity,
+    /// A point of its shape (a segment's or capsule's endpoint, a polyline point) is not
+    /// finite.
+    NonFiniteShape,
+    /// A segment whose two endpoints are equal.
+    ZeroLengthSegment,
+    /// A radius or half extent that is not a positive finite number.
+    NonPositiveSize,
+    /// A polygon that is not 3 to 8 finite points in strictly convex position (build it with
+    /// [`Collider::convex_polygon`](super::Collider::convex_polygon), which checks).
+    NotConvex,
+    /// A polyline without an edge of positive length.
+    NoEdge,
+    /// Its shape in the world is degenerate or not finite (a zero or huge scale).
+    DegenerateInWorld,
+    /// Its swept bounds overflow: coordinates too close to `f32::MAX`.
+    Overflow,
+}
+
+impl core::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::MissingTransform => "its transform or a parent's is missing",
+            Self::NonFiniteTransform => "its world transform is not finite",
+            Self::NonFiniteVelocity => "its Velocity is not finite",
+            Self::NonFiniteAngularVelocity => "its AngularVelocity is not finite",
+            Self::NonFiniteShape => "a point of its shape is not finite",
+            Self::ZeroLengthSegment => "its segment has zero length",
+            Self::NonPositiveSize => "a radius or half extent is not a positive finite number",
+            Self::NotConvex => {
+                "its polygon is not 3 to 8 finite points in strictly convex position \
+                 (use Collider::convex_polygon)"
+            }
+            Self::NoEdge => "its polyline has no edge of positive length",
+            Self::DegenerateInWorld => {
+                "its world-space shape is degenerate or not finite (check the scale)"
+            }
+            Self::Overflow => "its swept bounds overflow (coordinates too close to f32::MAX)",
+        })
+    }
 }
 
 impl SkippedColliders {
     /// Why `entity` was skipped in the last tick, if it was.
     #[must_use]
-    pub fn reason(&self, entity: Entity) -> Option<&'static str> {
+    pub fn reason(&self, entity: Entity) -> Option<SkipReason> {
         self.reasons.get(&entity).copied()
     }
 
     /// Every skipped entity and why.
-    pub fn iter(&self) -> impl Iterator<Item = (Entity, &'static str)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = (Entity, SkipReason)> + '_ {
         self.reasons.iter().map(|(&e, &r)| (e, r))
     }
 
@@ -387,7 +457,7 @@ impl SkippedColliders {
         self.reasons.is_empty()
     }
 
-    pub(crate) fn record(&mut self, entity: Entity, reason: &'static str) {
+    pub(crate) fn record(&mut self, entity: Entity, reason: SkipReason) {
         if self.reasons.insert(entity, reason) != Some(reason) {
             log::warn!("bevy_sweep: skipping collider {entity}: {reason}");
         }
@@ -403,7 +473,8 @@ impl SkippedColliders {
 /// What the last tick did, for profiling and for checking a scene (read it after
 /// [`SweepSystems::Report`](super::SweepSystems::Report) or in `Update`). Non-exhaustive:
 /// later versions may count more.
-#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+#[reflect(Resource, Default, Debug, PartialEq, Clone)]
 #[non_exhaustive]
 pub struct SweepStats {
     /// Entries in the broad phase in the tick, swept and resting: one per collider, and one

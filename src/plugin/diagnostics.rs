@@ -2,14 +2,15 @@
 
 use super::contacts::SweepStats;
 use super::{SweepSettings, SweepSystems};
-use bevy::app::{App, FixedPostUpdate, Plugin};
+use bevy::app::{App, Plugin};
 use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnostic};
+use bevy::ecs::intern::Interned;
 use bevy::ecs::prelude::*;
 use bevy::ecs::schedule::ScheduleLabel;
 
 /// Publishes each tick's [`SweepStats`] as Bevy diagnostics (read them from
-/// `DiagnosticsStore`, or print them with `LogDiagnosticsPlugin`). Add it after
-/// [`SweepPlugin`](super::SweepPlugin).
+/// `DiagnosticsStore`, or print them with `LogDiagnosticsPlugin`). Add it before or
+/// after [`SweepPlugin`](super::SweepPlugin).
 ///
 /// | path | value |
 /// |---|---|
@@ -45,10 +46,6 @@ impl SweepDiagnosticsPlugin {
 
 impl Plugin for SweepDiagnosticsPlugin {
     fn build(&self, app: &mut App) {
-        let schedule = app
-            .world()
-            .get_resource::<SweepSettings>()
-            .map_or(FixedPostUpdate.intern(), |s| s.schedule);
         app.register_diagnostic(Diagnostic::new(Self::SWEEP_TIME).with_suffix(" ms"))
             .register_diagnostic(Diagnostic::new(Self::PREPARE_TIME).with_suffix(" ms"))
             .register_diagnostic(Diagnostic::new(Self::BROAD_PHASE_TIME).with_suffix(" ms"))
@@ -56,9 +53,29 @@ impl Plugin for SweepDiagnosticsPlugin {
             .register_diagnostic(Diagnostic::new(Self::REPORT_TIME).with_suffix(" ms"))
             .register_diagnostic(Diagnostic::new(Self::COLLIDERS))
             .register_diagnostic(Diagnostic::new(Self::CANDIDATE_PAIRS))
-            .register_diagnostic(Diagnostic::new(Self::EVENTS))
-            .add_systems(schedule, measure.after(SweepSystems::Report));
+            .register_diagnostic(Diagnostic::new(Self::EVENTS));
+        // The measuring system goes in the sweep's schedule: added here if the `SweepPlugin`
+        // is built already, else by the `SweepPlugin` when it is built (so the two plugins
+        // may be added in either order, and no `App::finish` is needed in headless tests).
+        match app.world().get_resource::<SweepSettings>() {
+            Some(settings) => {
+                let schedule = settings.schedule;
+                add_measure(app, schedule);
+            }
+            None => {
+                app.init_resource::<DiagnosticsWanted>();
+            }
+        }
     }
+}
+
+/// Left by a [`SweepDiagnosticsPlugin`] built before the `SweepPlugin`.
+#[derive(Resource, Default)]
+pub(crate) struct DiagnosticsWanted;
+
+/// The system that publishes each tick's [`SweepStats`], in the sweep's `schedule`.
+pub(crate) fn add_measure(app: &mut App, schedule: Interned<dyn ScheduleLabel>) {
+    app.add_systems(schedule, measure.after(SweepSystems::Report));
 }
 
 fn measure(mut diagnostics: Diagnostics, stats: Res<SweepStats>) {

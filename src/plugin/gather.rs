@@ -4,10 +4,10 @@
 use super::SweepSettings;
 use super::broad::inflate;
 use super::components::{
-    AngularVelocity, Body, Collider, CollisionLayers, MISSING_TRANSFORM, SweptPath, Teleport,
-    Velocity, world_plane, world_plane_from,
+    AngularVelocity, Body, Collider, CollisionLayers, SweptPath, Teleport, Velocity, world_plane,
+    world_plane_from,
 };
-use super::contacts::{Contacts, SkippedColliders, SweepStats};
+use super::contacts::{Contacts, SkipReason, SkippedColliders, SweepStats};
 use super::state::{Colliders, Entry, Motion, RESTING, Tick};
 use crate::broad::usable as usable_bounds;
 use crate::geometry::robust::orient2d;
@@ -95,27 +95,22 @@ pub(crate) fn integrate(
 /// Why a collider cannot be swept this tick, if it cannot.
 #[inline(always)]
 fn problem(
-    shape_problem: Option<&'static str>,
-    world: Result<Affine2, &'static str>,
+    shape_problem: Option<SkipReason>,
+    world: Result<Affine2, SkipReason>,
     velocity: Option<&Velocity>,
     angular: Option<&AngularVelocity>,
-) -> Result<Affine2, &'static str> {
+) -> Result<Affine2, SkipReason> {
     if let Some(reason) = shape_problem {
         return Err(reason);
     }
     if velocity.is_some_and(|v| !v.0.is_finite()) {
-        return Err("Velocity is not finite");
+        return Err(SkipReason::NonFiniteVelocity);
     }
     if angular.is_some_and(|w| !w.0.is_finite()) {
-        return Err("AngularVelocity is not finite");
+        return Err(SkipReason::NonFiniteAngularVelocity);
     }
     world
 }
-
-/// Why a collider's world shape cannot be swept.
-const DEGENERATE: &str = "its world-space shape is degenerate or not finite (check the scale)";
-/// See [`DEGENERATE`].
-const OVERFLOW: &str = "its swept bounds overflow (coordinates too close to f32::MAX)";
 
 /// A basic shape's motion in this tick, without leaving its compact form ([`Motion`]):
 /// the gather's hot path.
@@ -125,10 +120,10 @@ fn basic_motion(
     world: Affine2,
     swept: &SweptPath,
     fresh: bool,
-) -> Result<Swept, &'static str> {
+) -> Result<Swept, SkipReason> {
     let end = match collider.pose_in(&world) {
         Some(end) if end.is_usable() => end,
-        _ => return Err(DEGENERATE),
+        _ => return Err(SkipReason::DegenerateInWorld),
     };
     let previous = swept.previous_world.map(Affine2::from);
     // The start: where the last motion ended, or where a fresh one starts (a usable shape
@@ -151,7 +146,7 @@ fn basic_motion(
         .unwrap_or(end);
     let bounds = inflate(path.swept_bounds());
     if !usable_bounds(&bounds) {
-        return Err(OVERFLOW);
+        return Err(SkipReason::Overflow);
     }
     Ok(Swept {
         path: Some((path, bounds)),
@@ -185,10 +180,10 @@ fn convex_motion(
     world: Affine2,
     swept: &mut SweptPath,
     fresh: bool,
-) -> Result<Swept, &'static str> {
+) -> Result<Swept, SkipReason> {
     let end = collider.shape_in(&world);
     if !usable(&end) {
-        return Err(DEGENERATE);
+        return Err(SkipReason::DegenerateInWorld);
     }
     let previous = swept.previous_world.map(Affine2::from);
     // Where this polygon stands in the last tick's world transform, for a motion that
@@ -208,7 +203,7 @@ fn convex_motion(
         .unwrap_or_else(|| ShapePath::still(end));
     let bounds = inflate(path.swept_bounds());
     if !usable_bounds(&bounds) {
-        return Err(OVERFLOW);
+        return Err(SkipReason::Overflow);
     }
     let still = is_still(&path);
     swept.set_path(Some(&path));
@@ -251,7 +246,7 @@ pub(crate) struct Gathered {
     bodies: Vec<Entry>,
     bounds: Vec<Aabb2d>,
     /// Colliders that cannot be swept, and why; and those that can again.
-    skipped: Vec<(Entity, &'static str)>,
+    skipped: Vec<(Entity, SkipReason)>,
     usable_again: Vec<Entity>,
     /// Colliders that start resting, and resting ones that stop.
     start_resting: Vec<Entity>,
@@ -466,14 +461,14 @@ fn gather_one(
     tick: u64,
     lookup: &Lookup,
     changes: &Query<Changes>,
-    skipped: &bevy::platform::collections::HashMap<Entity, &'static str>,
+    skipped: &bevy::platform::collections::HashMap<Entity, SkipReason>,
     local: &mut Gathered,
 ) {
     let was_resting = swept.resting;
     let fresh = swept.fresh;
     let world = transform
         .as_ref()
-        .map_or(Err(MISSING_TRANSFORM), |(t, parent)| {
+        .map_or(Err(SkipReason::MissingTransform), |(t, parent)| {
             world_plane_from(t, *parent, &lookup.transforms)
         });
     let swept = swept.into_inner();
@@ -612,7 +607,7 @@ fn chain(
     previous: Option<Affine2>,
     world: Affine2,
     fresh: bool,
-) -> Result<Swept, &'static str> {
+) -> Result<Swept, SkipReason> {
     let start = previous.unwrap_or(world);
     let bounds = collider
         .edges_in(&start)
@@ -634,8 +629,8 @@ fn chain(
             still: start == world,
             continues: previous.is_some() && !fresh,
         }),
-        Some(_) => Err(OVERFLOW),
-        None => Err(DEGENERATE),
+        Some(_) => Err(SkipReason::Overflow),
+        None => Err(SkipReason::DegenerateInWorld),
     }
 }
 

@@ -15,7 +15,7 @@ pub use components::{
     AngularVelocity, Body, Collider, CollidingEntities, CollisionLayers, SweptPath, Teleport,
     Velocity,
 };
-pub use contacts::{Contact, Contacts, SkippedColliders, SweepStats};
+pub use contacts::{Contact, Contacts, SkipReason, SkippedColliders, SweepStats};
 pub use diagnostics::SweepDiagnosticsPlugin;
 pub use events::{CollisionEvent, CollisionKind};
 pub use query::{PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery};
@@ -24,7 +24,9 @@ use crate::broad::BroadPhaseMethod;
 use bevy::app::{App, FixedPostUpdate, Plugin};
 use bevy::ecs::intern::Interned;
 use bevy::ecs::prelude::*;
+use bevy::ecs::reflect::ReflectResource;
 use bevy::ecs::schedule::ScheduleLabel;
+use bevy::reflect::prelude::*;
 
 /// Continuous collision detection for every entity with a [`Collider`].
 ///
@@ -129,9 +131,14 @@ impl SweepPlugin {
 }
 
 /// The settings of the [`SweepPlugin`] in use, as a resource.
-#[derive(Resource, Clone, Copy, Debug)]
+///
+/// Reflected (and so editable in an inspector) except for the schedule, which cannot change
+/// after the plugin is built.
+#[derive(Resource, Clone, Copy, Debug, Reflect)]
+#[reflect(Resource, Debug, Clone)]
 pub struct SweepSettings {
     /// See [`SweepPlugin::schedule`].
+    #[reflect(ignore, default = "default_schedule")]
     pub schedule: Interned<dyn ScheduleLabel>,
     /// See [`SweepPlugin::integrate_velocity`].
     pub integrate_velocity: bool,
@@ -141,6 +148,11 @@ pub struct SweepSettings {
     pub parallel: bool,
     /// See [`SweepPlugin::broad_phase`]. Changing it takes effect at the next tick.
     pub broad_phase: BroadPhaseMethod,
+}
+
+/// The schedule of a [`SweepSettings`] built by reflection (which cannot carry one).
+fn default_schedule() -> Interned<dyn ScheduleLabel> {
+    FixedPostUpdate.intern()
 }
 
 /// The plugin's system sets, in the order they run, all in [`SweepPlugin::schedule`].
@@ -188,6 +200,12 @@ impl Plugin for SweepPlugin {
         .register_type::<SweptPath>()
         .register_type::<CollisionKind>()
         .register_type::<CollisionEvent>()
+        .register_type::<SweepSettings>()
+        .register_type::<Contacts>()
+        .register_type::<SkippedColliders>()
+        .register_type::<SkipReason>()
+        .register_type::<SweepStats>()
+        .register_type::<BroadPhaseMethod>()
         .configure_sets(
             self.schedule,
             (
@@ -215,5 +233,11 @@ impl Plugin for SweepPlugin {
                     .in_set(SweepSystems::Report),
             ),
         );
+        if app
+            .world()
+            .contains_resource::<diagnostics::DiagnosticsWanted>()
+        {
+            diagnostics::add_measure(app, self.schedule);
+        }
     }
 }

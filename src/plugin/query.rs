@@ -4,27 +4,42 @@ use super::components::Collider;
 use super::components::CollisionLayers;
 use super::state::{Colliders, Group};
 use crate::narrow::{Feature, Shape, ShapePath, contact_intervals, project, witness};
+use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::SystemParam;
-use bevy::math::Vec2;
 use bevy::math::{Affine2, Isometry2d, Mat2};
+use bevy::math::{Dir2, Vec2};
 use core::ops::ControlFlow;
 
-/// Which colliders a query may hit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which colliders a query may hit: members of some layers, leaving out a set of entities.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_sweep::prelude::*;
+///
+/// # let mut world = World::new();
+/// # let (shooter, gun) = (world.spawn_empty().id(), world.spawn_empty().id());
+/// // Anything on layers 1 or 2 but the shooter and its gun.
+/// let filter = QueryFilter::default()
+///     .with_layers(0b11)
+///     .with_excluded_entities([shooter, gun]);
+/// assert!(filter.excluded.contains(&gun));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueryFilter {
     /// Hit only colliders that are members of one of these layers (see
     /// [`CollisionLayers::memberships`]). Default: every layer.
     pub layers: u32,
-    /// Never hit this entity (for example, the shooter of a ray). Default: none.
-    pub excluded: Option<Entity>,
+    /// Never hit these entities (for example, the shooter of a ray and its weapon). Default:
+    /// none.
+    pub excluded: EntityHashSet,
 }
 
 impl Default for QueryFilter {
     fn default() -> Self {
         Self {
             layers: u32::MAX,
-            excluded: None,
+            excluded: EntityHashSet::default(),
         }
     }
 }
@@ -37,15 +52,24 @@ impl QueryFilter {
         self
     }
 
-    /// Never hits `entity`.
+    /// Never hits `entity` (besides the entities already left out).
     #[must_use]
     pub fn excluding(mut self, entity: Entity) -> Self {
-        self.excluded = Some(entity);
+        self.excluded.insert(entity);
         self
     }
 
+    /// Never hits any of `entities` (besides the entities already left out).
+    #[must_use]
+    pub fn with_excluded_entities(mut self, entities: impl IntoIterator<Item = Entity>) -> Self {
+        self.excluded.extend(entities);
+        self
+    }
+
+    #[inline]
     fn accepts(&self, entity: Entity, layers: &CollisionLayers) -> bool {
-        layers.memberships & self.layers != 0 && self.excluded != Some(entity)
+        layers.memberships & self.layers != 0
+            && (self.excluded.is_empty() || !self.excluded.contains(&entity))
     }
 }
 
@@ -95,7 +119,7 @@ pub struct RayHit {
 /// fn laser(query: SweepQuery, player: Single<(Entity, &Transform), With<Player>>) {
 ///     let (me, transform) = *player;
 ///     let origin = transform.translation.truncate();
-///     let aim = (transform.rotation * Vec3::X).truncate();
+///     let aim = Dir2::new((transform.rotation * Vec3::X).truncate()).unwrap_or(Dir2::X);
 ///     let filter = QueryFilter::default().excluding(me);
 ///     if let Some(hit) = query.cast_ray(origin, aim, 1000.0, &filter) {
 ///         info!("the laser stops at {} on {}", hit.point, hit.entity);
@@ -126,13 +150,15 @@ pub struct SweepQuery<'w> {
 
 impl SweepQuery<'_> {
     /// The first collider the ray from `origin` in `direction` touches within `max_distance`.
-    /// `None` if it touches nothing, or if the input is not usable (a zero or non-finite
-    /// direction, a negative or NaN distance).
+    /// `None` if it touches nothing, or if the input is not usable (a non-finite origin, a
+    /// negative or NaN distance, an end that overflows). Build the direction with
+    /// `Dir2::new(v)` (which refuses a zero or non-finite vector), `Dir2::X`, or
+    /// `Dir2::from_xy_unchecked` for a vector known to be unit.
     #[must_use]
     pub fn cast_ray(
         &self,
         origin: Vec2,
-        direction: Vec2,
+        direction: Dir2,
         max_distance: f32,
         filter: &QueryFilter,
     ) -> Option<RayHit> {
@@ -145,7 +171,7 @@ impl SweepQuery<'_> {
     pub fn ray_hits(
         &self,
         origin: Vec2,
-        direction: Vec2,
+        direction: Dir2,
         max_distance: f32,
         filter: &QueryFilter,
         hits: &mut Vec<RayHit>,
@@ -224,7 +250,7 @@ impl SweepQuery<'_> {
         });
         // A polyline hit on several edges: its first hit only.
         if hits.len() > 1 {
-            let mut seen = bevy::ecs::entity::EntityHashSet::default();
+            let mut seen = EntityHashSet::default();
             hits.retain(|h| seen.insert(h.entity));
         }
     }
@@ -475,8 +501,7 @@ fn plane_of_isometry(pose: Isometry2d) -> Affine2 {
 }
 
 /// The end of a ray, if its input is usable.
-fn ray_end(origin: Vec2, direction: Vec2, max_distance: f32) -> Option<Vec2> {
-    let direction = direction.try_normalize()?;
+fn ray_end(origin: Vec2, direction: Dir2, max_distance: f32) -> Option<Vec2> {
     let end = origin + direction * max_distance;
     (origin.is_finite() && max_distance >= 0.0 && end.is_finite()).then_some(end)
 }

@@ -24,6 +24,8 @@ use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
 
 use super::oracle::{self, Demand, Expected, Q, SegSeg, describe_expected, q, qf};
+// `v` names the flat input slices here.
+use crate::common::v as v2;
 
 // ---------------------------------------------------------------------------------------
 // Case counts. Measured in a debug `cargo test --test lib kernels::` on 2 cores: the
@@ -154,10 +156,6 @@ fn nudge(x: f32, k: i8) -> f32 {
         x = if k > 0 { x.next_up() } else { x.next_down() };
     }
     x
-}
-
-fn v2(x: f32, y: f32) -> Vec2 {
-    Vec2::new(x, y)
 }
 
 fn nudge_vec(v: Vec2, kx: i8, ky: i8) -> Vec2 {

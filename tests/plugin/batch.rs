@@ -2,7 +2,7 @@
 //! whether they share the box or the point, and its events are those of the pair kernel, one
 //! pair at a time.
 
-use super::harness::*;
+use crate::common::*;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use bevy_sweep::narrow::{PointBoxBatch, contact_intervals};

@@ -8,6 +8,7 @@
 //! inside one tick, and pure rotation about a vertex.
 
 use super::oracle::convex_contact_intervals as exact;
+use crate::common::intervals_close;
 use bevy::prelude::*;
 use bevy_sweep::narrow::{
     ConvexPath, ConvexVertices, ShapePath, contact_intervals, convex_contact_intervals,
@@ -107,12 +108,8 @@ fn check(a: &[[Vec2; 2]], ra: f32, b: &[[Vec2; 2]], rb: f32, what: &str) -> usiz
         },
     );
     let want = exact(a, ra, b, rb);
-    let close = got.len() == want.len()
-        && got.iter().zip(&want).all(|(g, w)| {
-            (f64::from(g[0]) - w[0]).abs() < 1e-5 && (f64::from(g[1]) - w[1]).abs() < 1e-5
-        });
     assert!(
-        close,
+        intervals_close(&got, &want, 1e-5),
         "{what}:\n  a {a:?} r {ra}\n  b {b:?} r {rb}\n   got {got:?}\n  want {want:?}"
     );
     want.len()

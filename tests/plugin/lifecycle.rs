@@ -1,14 +1,10 @@
 //! Contacts over time: turning segments, pairing, despawns, layers, teleports, bad input.
 
-use super::harness::*;
+use crate::common::*;
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
 
-fn v(x: f32, y: f32) -> Vec2 {
-    Vec2::new(x, y)
-}
-
-/// Seed 002's motions: a segment whose endpoints move independently (set through the
+/// The *raise* and *dive* motions: a segment whose endpoints move independently (set through the
 /// collider's local endpoints between ticks) against a still point. The number of crossings
 /// in the tick is compared with a dense scan of the cross product's sign.
 #[test]
@@ -64,7 +60,7 @@ fn turning_segments_cross_a_point_the_right_number_of_times() {
             assert!(e.along.is_some(), "the segment's along is reported");
         }
     }
-    // Dive through (3.5, 2): horizontal at t = 1/2, then again at t = 3/4 (seed 002).
+    // Dive through (3.5, 2): horizontal at t = 1/2, then again at t = 3/4.
     let mut app = app();
     let segment = app
         .world_mut()
@@ -357,11 +353,19 @@ fn bad_input_is_skipped_with_a_reason_and_the_rest_keeps_working() {
         "only the good pair reports: {events:?}"
     );
     let skipped = app.world().resource::<SkippedColliders>();
-    for entity in bad {
-        assert!(
-            skipped.reason(entity).is_some(),
-            "{entity} should be skipped"
-        );
+    let reasons = [
+        SkipReason::NonPositiveSize,
+        SkipReason::NonPositiveSize,
+        SkipReason::ZeroLengthSegment,
+        SkipReason::NonPositiveSize,
+        SkipReason::NonFiniteTransform,
+        SkipReason::NonFiniteVelocity,
+        SkipReason::DegenerateInWorld,
+        SkipReason::NonPositiveSize,
+        SkipReason::Overflow,
+    ];
+    for (entity, reason) in bad.into_iter().zip(reasons) {
+        assert_eq!(skipped.reason(entity), Some(reason), "{entity}");
     }
     assert_eq!(skipped.len(), bad.len());
     // Fixing one makes it usable again, from where it is.
@@ -598,12 +602,22 @@ fn deep_overlap_normals_point_between_centres() {
     assert_vec_close(seen_from(&events[0], big).normal, Vec2::X, 1e-6, "normal");
 }
 
-/// The sweep's cost and counts reach Bevy's diagnostics store.
+/// The sweep's cost and counts reach Bevy's diagnostics store, whichever of the two plugins
+/// is added first.
 #[test]
 fn diagnostics_are_published() {
+    let mut after = app();
+    after.add_plugins(SweepDiagnosticsPlugin);
+    diagnostics_of(after);
+    diagnostics_of(recording_app((
+        MinimalPlugins,
+        SweepDiagnosticsPlugin,
+        SweepPlugin::default(),
+    )));
+}
+
+fn diagnostics_of(mut app: App) {
     use bevy::diagnostic::DiagnosticsStore;
-    let mut app = app();
-    app.add_plugins(SweepDiagnosticsPlugin);
     app.world_mut()
         .spawn((Collider::circle(1.0), Transform::IDENTITY));
     // (Moving: two colliders that stand still come to rest, and are not paired again.)

@@ -4,7 +4,6 @@ mod batch;
 mod convex;
 #[cfg(feature = "debug-draw")]
 mod debug_draw;
-mod harness;
 mod lifecycle;
 mod oracle;
 mod pairs;

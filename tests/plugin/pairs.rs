@@ -1,7 +1,7 @@
 //! Every pair of shapes: a mover at 10^6 units/s against a small still target. The exact
 //! answer is known in closed form; a dense scan of the tick with the static kernels agrees.
 
-use super::harness::*;
+use crate::common::*;
 use bevy::prelude::*;
 use bevy_sweep::geometry::{
     clip_segment_aabb, intersect_segment_circle, intersect_segment_segment,

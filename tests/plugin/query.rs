@@ -1,20 +1,12 @@
 //! `SweepQuery`: rays, segments and shapes against the colliders where the last tick left
 //! them, against closed forms and against testing every collider.
 
-use super::harness::{app, app_with, tick};
-use bevy::ecs::system::SystemState;
+use crate::common::{app, app_with, tick, with_query};
 use bevy::prelude::*;
 use bevy_sweep::narrow::{Shape, ShapePath, contact_intervals};
 use bevy_sweep::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// Runs `f` with a `SweepQuery` on the app's world.
-fn with_query<R>(app: &mut App, f: impl FnOnce(&SweepQuery) -> R) -> R {
-    let mut state = SystemState::<SweepQuery>::new(app.world_mut());
-    let query = state.get(app.world()).expect("the plugin is added");
-    f(&query)
-}
 
 /// Where the colliders are now, from their transforms.
 fn world_shapes(app: &App, colliders: &[Entity]) -> Vec<(Entity, Shape)> {
@@ -82,7 +74,7 @@ fn a_ray_hits_the_nearest_collider_exactly() {
     with_query(&mut app, |query| {
         let all = QueryFilter::default();
         let hit = query
-            .cast_ray(Vec2::ZERO, Vec2::X, 100.0, &all)
+            .cast_ray(Vec2::ZERO, Dir2::X, 100.0, &all)
             .expect("the box is in the way");
         assert_eq!(hit.entity, boxed);
         assert!(close(hit.distance, 8.0), "{hit:?}");
@@ -91,9 +83,9 @@ fn a_ray_hits_the_nearest_collider_exactly() {
         assert_eq!(hit.along, None);
 
         // Too short to reach anything; then past the box with it excluded.
-        assert_eq!(query.cast_ray(Vec2::ZERO, Vec2::X, 7.9, &all), None);
+        assert_eq!(query.cast_ray(Vec2::ZERO, Dir2::X, 7.9, &all), None);
         let hit = query
-            .cast_ray(Vec2::ZERO, Vec2::X, 100.0, &all.excluding(boxed))
+            .cast_ray(Vec2::ZERO, Dir2::X, 100.0, &all.clone().excluding(boxed))
             .expect("the wall");
         assert_eq!(hit.entity, wall);
         assert!(close(hit.distance, 12.0), "{hit:?}");
@@ -103,22 +95,30 @@ fn a_ray_hits_the_nearest_collider_exactly() {
         let hit = query
             .cast_ray(
                 Vec2::ZERO,
-                Vec2::X,
+                Dir2::X,
                 100.0,
-                &all.with_layers(1).excluding(boxed),
+                &all.clone().with_layers(1).excluding(boxed),
             )
             .expect("the disk");
         assert_eq!(hit.entity, disk);
         assert!(close(hit.distance, 17.0), "{hit:?}");
+        // A set left out: past the box and the wall, on every layer.
+        let past_both = all.clone().with_excluded_entities([boxed, wall]);
+        let hit = query
+            .cast_ray(Vec2::ZERO, Dir2::X, 100.0, &past_both)
+            .expect("the disk");
+        assert_eq!(hit.entity, disk);
+        let past_all = past_both.excluding(disk);
+        assert_eq!(query.cast_ray(Vec2::ZERO, Dir2::X, 100.0, &past_all), None);
 
         // All hits, nearest first, each once.
         let mut hits = Vec::new();
-        query.ray_hits(Vec2::ZERO, Vec2::X, 100.0, &all, &mut hits);
+        query.ray_hits(Vec2::ZERO, Dir2::X, 100.0, &all, &mut hits);
         let order: Vec<Entity> = hits.iter().map(|h| h.entity).collect();
         assert_eq!(order, [boxed, wall, disk]);
         // From inside the disk: distance 0.
         let hit = query
-            .cast_ray(Vec2::new(20.0, 0.0), Vec2::Y, 50.0, &all)
+            .cast_ray(Vec2::new(20.0, 0.0), Dir2::Y, 50.0, &all)
             .expect("inside");
         assert_eq!((hit.entity, hit.distance), (disk, 0.0));
 
@@ -155,13 +155,13 @@ fn bad_query_input_finds_nothing_and_never_panics() {
     with_query(&mut app, |query| {
         let all = QueryFilter::default();
         let mut hits = Vec::new();
+        // A zero or NaN direction cannot be a `Dir2`.
+        assert!(Dir2::new(Vec2::ZERO).is_err() && Dir2::new(Vec2::new(f32::NAN, 0.0)).is_err());
         for (origin, direction, distance) in [
-            (Vec2::new(-5.0, 0.0), Vec2::ZERO, 10.0),
-            (Vec2::new(-5.0, 0.0), Vec2::new(f32::NAN, 0.0), 10.0),
-            (Vec2::new(f32::INFINITY, 0.0), Vec2::X, 10.0),
-            (Vec2::new(-5.0, 0.0), Vec2::X, -1.0),
-            (Vec2::new(-5.0, 0.0), Vec2::X, f32::NAN),
-            (Vec2::new(-5.0, 0.0), Vec2::X, f32::INFINITY),
+            (Vec2::new(f32::INFINITY, 0.0), Dir2::X, 10.0),
+            (Vec2::new(-5.0, 0.0), Dir2::X, -1.0),
+            (Vec2::new(-5.0, 0.0), Dir2::X, f32::NAN),
+            (Vec2::new(-5.0, 0.0), Dir2::X, f32::INFINITY),
         ] {
             assert_eq!(query.cast_ray(origin, direction, distance, &all), None);
             query.ray_hits(origin, direction, distance, &all, &mut hits);
@@ -228,9 +228,9 @@ fn queries_match_testing_every_collider() {
         let shapes = world_shapes(&app, &colliders);
         for _ in 0..150 {
             let origin = Vec2::new(next(), next()) * 130.0;
-            let direction = Vec2::new(next(), next());
+            let direction = Dir2::new(Vec2::new(next(), next())).unwrap_or(Dir2::X);
             let length = next().abs() * 250.0;
-            let end = origin + direction.normalize_or_zero() * length;
+            let end = origin + direction * length;
             let expected = hits_by_testing_each(&shapes, origin, end);
             let probe = Shape::Circle {
                 center: origin,

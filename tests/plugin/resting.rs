@@ -3,7 +3,7 @@
 //! churn soak, `tests/churn.rs`, holds many of them to the exact oracle while they rest and
 //! wake.)
 
-use super::harness::*;
+use crate::common::*;
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
 
@@ -68,6 +68,8 @@ fn a_resting_collider_that_moves_ends_its_contact_when_it_leaves() {
         tick(&mut app);
     }
     assert_eq!(stats(&app).resting, 3);
+    let resting = |app: &App, e: Entity| app.world().get::<SweptPath>(e).unwrap().is_resting();
+    assert!(resting(&app, a) && resting(&app, b));
     // `b` leaves to the right at 0.4 a tick: the boxes (half size 1, centres 1.5 apart) stop
     // touching when the centres are 2 apart, a quarter of the way through the second tick.
     app.world_mut()
@@ -76,6 +78,7 @@ fn a_resting_collider_that_moves_ends_its_contact_when_it_leaves() {
     let first = tick(&mut app);
     assert!(first.is_empty(), "{first:?}");
     assert_eq!(stats(&app).resting, 2, "b woke");
+    assert!(resting(&app, a) && !resting(&app, b));
     let second = tick(&mut app);
     assert_eq!(second.len(), 1, "{second:?}");
     let ended = seen_from(&second[0], b);
@@ -147,7 +150,7 @@ fn a_bullet_crosses_a_resting_wall_and_a_ray_hits_it() {
     let hit = query
         .cast_ray(
             Vec2::new(10.0, -3.0),
-            Dir2::X.as_vec2(),
+            Dir2::X,
             100.0,
             &QueryFilter::default(),
         )

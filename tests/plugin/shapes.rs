@@ -4,8 +4,8 @@
 //! colliders), bullets at 10⁶ units/s against each new shape are checked for time and
 //! place, and events name the feature touched.
 
-use super::harness::*;
 use super::rules::{exact_union, expected_events};
+use crate::common::*;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_sweep::narrow::ShapePath;

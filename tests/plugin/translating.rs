@@ -5,6 +5,7 @@
 
 use super::oracle::contact_intervals as exact;
 use super::rules::to_oracle;
+use crate::common::intervals_close;
 use bevy::prelude::*;
 use bevy_sweep::narrow::{ShapePath, contact_intervals};
 use rand::{Rng, SeedableRng};
@@ -46,12 +47,8 @@ fn shape(kind: u8, from: Vec2, to: Vec2, rng: &mut ChaCha8Rng) -> ShapePath {
 fn check(a: &ShapePath, b: &ShapePath, what: &str) -> usize {
     let got = contact_intervals(a, b);
     let want = exact(&to_oracle(a), &to_oracle(b));
-    let close = got.len() == want.len()
-        && got.iter().zip(&want).all(|(g, w)| {
-            (f64::from(g[0]) - w[0]).abs() < 1e-5 && (f64::from(g[1]) - w[1]).abs() < 1e-5
-        });
     assert!(
-        close,
+        intervals_close(&got, &want, 1e-5),
         "{what}: {a:?} vs {b:?}\n   got {got:?}\n  want {want:?}"
     );
     want.len()

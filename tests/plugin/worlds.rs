@@ -1,9 +1,9 @@
 //! Random worlds of moving colliders: the plugin's events against a brute-force reference
 //! built from the exact oracle (every pair, no broad phase, its own event rules).
 
-use super::harness::*;
 use super::oracle::contact_intervals;
 use super::rules::{expected_events, to_oracle};
+use crate::common::*;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_sweep::narrow::ShapePath;
