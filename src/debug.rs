@@ -13,8 +13,9 @@ use bevy::math::{Isometry2d, Vec2};
 use bevy::reflect::prelude::*;
 use bevy::time::{Real, Time};
 
-/// Draws every collider where it is, the path it swept in the last tick, and recent contacts
-/// (point and normal), with gizmos, in `Update`.
+/// Draws every collider where the last tick left it, the path it swept in that tick, and
+/// recent contacts (point and normal), with gizmos, in `Update`. Colliders skipped as unusable
+/// are not drawn, and moves made since the tick show at the next one.
 ///
 /// Needs the [`SweepPlugin`](crate::SweepPlugin) and Bevy's gizmos (in `DefaultPlugins`
 /// with a renderer). Sizes scale with [`SweepPlugin::length_unit`](crate::SweepPlugin).
@@ -45,7 +46,7 @@ pub struct SweepDebugPlugin;
 #[derive(Clone, Copy, Debug, PartialEq, Reflect, GizmoConfigGroup)]
 #[reflect(Default, Debug, PartialEq, Clone)]
 pub struct SweepGizmos {
-    /// Colour of every collider's shape at its current place.
+    /// Colour of every collider's shape where the last tick left it.
     pub collider_color: Option<Color>,
     /// Colour of each collider's shape at the start of the last tick and of the straight
     /// paths of its vertices (drawn only for colliders that moved).
@@ -75,6 +76,7 @@ struct RecentContacts(Vec<(CollisionEvent, f32)>);
 impl Plugin for SweepDebugPlugin {
     fn build(&self, app: &mut App) {
         app.init_gizmo_group::<SweepGizmos>()
+            .register_type::<SweepGizmos>()
             .init_resource::<RecentContacts>()
             .add_systems(Update, (collect_contacts, draw).chain());
     }

@@ -205,8 +205,12 @@ fn one_warning_per_unusable_collider_naming_it() {
         assert!(about[0].contains(word), "{entity}: {warnings:?}");
     }
     let skipped = app.world().resource::<SkippedColliders>();
-    for entity in [thin, flat_rectangle, dart] {
-        assert!(skipped.reason(entity).is_some(), "{entity}");
+    for (entity, reason) in [
+        (thin, SkipReason::NonPositiveSize),
+        (flat_rectangle, SkipReason::NonPositiveSize),
+        (dart, SkipReason::NotConvex),
+    ] {
+        assert_eq!(skipped.reason(entity), Some(reason), "{entity}");
     }
     assert!(
         skipped.reason(repeated).is_none(),

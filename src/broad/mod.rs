@@ -63,8 +63,8 @@
 //! (the colliders' own data stays in the order they were gathered in, which costs less than
 //! moving it), hands the sorted boxes over, and searches the rows in parallel parts. Resting
 //! colliders (still and unchanged) have strips of their own, rebuilt only when one of them
-//! starts to move, changes or goes, and queried by each swept collider's box; two resting
-//! colliders are never paired.
+//! comes to rest, starts to move, changes or goes, and queried by each swept collider's box;
+//! two resting colliders are never paired.
 //!
 mod bvh;
 mod grid;

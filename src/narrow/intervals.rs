@@ -599,7 +599,7 @@ fn segment_segment(s: [[Vec2; 2]; 2], r: [[Vec2; 2]; 2]) -> Intervals {
     let [a, b] = s;
     let [c, d] = r;
     let mut moments = Moments::<16>::default();
-    let tolerance = NEAR * scale(&[a, b, c, d]);
+    let tolerance = segment_pair_margin([a, b, c, d]);
     let (ab, cd) = (hull(&[a, b]), hull(&[c, d]));
     for (seg, hull, point) in [
         ((a, b), ab, c),
@@ -705,6 +705,18 @@ fn tangent_moments(a: [Vec2; 2], b: [Vec2; 2], c: [Vec2; 2], radius: f32) -> ([f
     (out, m)
 }
 
+/// How far `segment_segment`'s tests reach beyond exact contact: the rounding allowance of
+/// its midpoint tests, and the margin of its hulls.
+fn segment_pair_margin(paths: [[Vec2; 2]; 4]) -> f32 {
+    NEAR * scale(&paths)
+}
+
+/// How far `segment_box`'s tests reach beyond exact contact (see [`segment_pair_margin`]):
+/// paths of the segment's ends and of the box's centre, and the box's half extents.
+fn segment_box_margin(paths: [[Vec2; 2]; 3], half: Vec2) -> f32 {
+    NEAR * scale(&paths).max(half.max_element())
+}
+
 /// The sweeps of corners that [stay out](stays_out) of the segment's hull are skipped: they
 /// cannot meet it.
 fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2) -> Intervals {
@@ -716,7 +728,7 @@ fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2) -> Intervals {
             moments.push(last);
         }
     }
-    let grow = NEAR * scale(&[a, b, center]).max(half.max_element());
+    let grow = segment_box_margin([a, b, center], half);
     // The corners meet the segment in the box's own frame: there a corner is exactly
     // `±half`, where in world space `center ± half` rounds to `f32` (an error that a slow,
     // glancing approach turns into a large one in time), and the endpoints' paths relative

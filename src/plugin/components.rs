@@ -79,19 +79,20 @@ pub enum Collider {
     },
     /// A disk around the entity's origin.
     Circle {
-        /// Radius, `> 0`.
+        /// Radius, `> 0`, in local units (scaled by the transform).
         radius: f32,
     },
     /// An axis-aligned box around the entity's origin.
     Aabb {
-        /// Half the size on each axis, `> 0`.
+        /// Half the size on each axis, `> 0`, in local units (scaled by the transform).
         half_extents: Vec2,
     },
     /// A box around the entity's origin that turns with it. Its corners are vertices `0` to
     /// `3`: `(-x, -y)`, `(x, -y)`, `(x, y)`, `(-x, y)` of the half extents; edge `0` is the
     /// bottom, `1` the right side, `2` the top, `3` the left side (in local space).
     Rectangle {
-        /// Half the size on each local axis, `> 0`.
+        /// Half the size on each local axis, `> 0`, in local units (scaled by the
+        /// transform).
         half_extents: Vec2,
     },
     /// The segment from `a` to `b` grown by `radius` (local space).
@@ -100,7 +101,7 @@ pub enum Collider {
         a: Vec2,
         /// Second end (`along = 1`).
         b: Vec2,
-        /// Radius, `> 0`.
+        /// Radius, `> 0`, in local units (scaled by the transform).
         radius: f32,
     },
     /// A convex polygon of 3 to 8 vertices (local space), in the order given; build it with

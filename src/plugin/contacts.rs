@@ -364,9 +364,9 @@ impl Contacts {
     }
 }
 
-/// Colliders the plugin could not sweep in the last tick, with the reason: a non-finite
-/// transform or velocity, a size that is not positive, a zero-length segment, coordinates so
-/// close to `f32::MAX` that the swept bounds overflow.
+/// Colliders the plugin could not sweep in the last tick, each with its [`SkipReason`] (a
+/// missing or non-finite transform, a non-finite velocity, a size that is not positive, a
+/// zero-length segment, a polygon that is not convex, …).
 ///
 /// A skipped collider takes part in no contact (its contacts end); every other pair is
 /// unaffected. The plugin logs one warning naming the entity when it starts being skipped

@@ -35,7 +35,8 @@ impl SweepDiagnosticsPlugin {
         DiagnosticPath::const_new("bevy_sweep/narrow_phase_time");
     /// Time of the report phase (events, observers, contacts) in one tick, milliseconds.
     pub const REPORT_TIME: DiagnosticPath = DiagnosticPath::const_new("bevy_sweep/report_time");
-    /// Colliders swept in one tick.
+    /// Colliders in the broad phase in one tick, swept and resting (a polyline counts its
+    /// edges).
     pub const COLLIDERS: DiagnosticPath = DiagnosticPath::const_new("bevy_sweep/colliders");
     /// Pairs whose swept bounds overlap, in one tick.
     pub const CANDIDATE_PAIRS: DiagnosticPath =

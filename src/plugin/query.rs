@@ -78,8 +78,8 @@ impl QueryFilter {
 pub struct RayHit {
     /// The collider.
     pub entity: Entity,
-    /// Distance from the ray's origin to the hit, along the ray (`0` if the origin is inside
-    /// or on the collider).
+    /// Distance from the ray's origin to the hit along the ray, in world units (`0` if the
+    /// origin is inside or on the collider).
     pub distance: f32,
     /// The hit point.
     pub point: Vec2,
@@ -149,7 +149,8 @@ pub struct SweepQuery<'w> {
 }
 
 impl SweepQuery<'_> {
-    /// The first collider the ray from `origin` in `direction` touches within `max_distance`.
+    /// The first collider the ray from `origin` in `direction` touches within `max_distance`
+    /// (world units).
     /// `None` if it touches nothing, or if the input is not usable (a non-finite origin, a
     /// negative or NaN distance, an end that overflows). Build the direction with
     /// `Dir2::new(v)` (which refuses a zero or non-finite vector), `Dir2::X`, or
@@ -526,6 +527,6 @@ pub struct PointProjection {
     pub entity: Entity,
     /// Its point nearest the query point (the query point itself when inside).
     pub point: Vec2,
-    /// How far the query point is from the collider (`0` inside or on it).
+    /// How far the query point is from the collider, in world units (`0` inside or on it).
     pub distance: f32,
 }

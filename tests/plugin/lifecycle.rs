@@ -614,6 +614,19 @@ fn diagnostics_are_published() {
         SweepDiagnosticsPlugin,
         SweepPlugin::default(),
     )));
+    // Added first, with the sweep in `Update` and no fixed tick ever due: the measurements
+    // must follow the sweep into its schedule.
+    let mut update = App::new();
+    update
+        .add_plugins((
+            MinimalPlugins,
+            SweepDiagnosticsPlugin,
+            SweepPlugin::new(Update),
+        ))
+        .insert_resource(Time::<Fixed>::from_hz(0.001))
+        .init_resource::<Recorded>();
+    update.update();
+    diagnostics_of(update);
 }
 
 fn diagnostics_of(mut app: App) {

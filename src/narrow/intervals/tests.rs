@@ -367,8 +367,8 @@ fn grid_or_float(rng: &mut impl rand::Rng, grid: bool) -> f32 {
 }
 
 /// What the solvers skip could not have touched: an endpoint's or a corner's path that
-/// [stays out](stays_out) of a segment's hull (grown as `segment_segment` and `segment_box`
-/// grow it) never lies on the segment (its sweep finds nothing), and the disk of a rounded
+/// [stays out](stays_out) of a segment's hull (grown by the solvers' own margins,
+/// [`segment_pair_margin`] and [`segment_box_margin`]) never lies on the segment (its sweep finds nothing), and the disk of a rounded
 /// box's corner that the path does not [go beyond](goes_beyond) adds nothing to the interval
 /// found. On shapes placed on a grid of halves (so endpoints and corners meet hull
 /// edges exactly) and at random; each skip is exercised thousands of times. (The solvers'
@@ -394,7 +394,7 @@ fn skipped_pieces_cannot_touch() {
         let what = || format!("{a:?} {b:?} {c:?} {d:?} {half:?} {radius}");
 
         // Segment against segment: `segment_segment`'s hulls and margin.
-        let margin = NEAR * scale(&[a, b, c, d]);
+        let margin = segment_pair_margin([a, b, c, d]);
         for (seg, point) in [((a, b), c), ((a, b), d), ((c, d), a), ((c, d), b)] {
             if stays_out(point, &hull(&[seg.0, seg.1]), margin) {
                 skipped[0] += 1;
@@ -406,7 +406,7 @@ fn skipped_pieces_cannot_touch() {
             }
         }
         // Segment against a box centred on `c`: `segment_box`'s frame, hull and margin.
-        let grow = NEAR * scale(&[a, b, c]).max(half.max_element());
+        let grow = segment_box_margin([a, b, c], half);
         let (rel_a, rel_b) = (relative(a, c), relative(b, c));
         let signs = [
             Vec2::ONE,
