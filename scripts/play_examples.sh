@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Plays the examples as a person would, on a virtual X display with software rendering:
-# starts cut_the_line, swipes a real (xdotool) mouse across it at several speeds, records a
-# few frames of one swipe as a GIF, saves screenshots, and fails if the game panicked, exited
-# with an error, or reports no cuts.
+# plays a whole round of cut_the_line with a real (xdotool) mouse and keyboard (title, swipes
+# at several speeds, game over, play again, pause, quit), records a few frames of one swipe as
+# a GIF, saves screenshots of the real window, and fails if the game panicked, logged an
+# error, or its log shows no cuts, no game over, no second round or no saved best score; then
+# runs the demos.
 #
 #   bash scripts/play_examples.sh            # after `cargo build --examples`
 #
@@ -31,25 +33,40 @@ check_errors() {
     fi
 }
 
-EXAMPLE_SECONDS=26 \
-    EXAMPLE_SCREENSHOTS="9.3:$OUT/cut_the_line.png,25.5:$OUT/cut_the_line_end.png" \
+# cut_the_line, a whole round as a player plays it: the title, a click for classic, swipes
+# at several speeds, no more swipes until the lives run out, the game-over screen, a click to
+# play again, a swipe, Esc (pause) and Q (quit). Screenshots are taken from the real window.
+# The lines are repeatable (a fixed seed); the best scores go to a scratch folder.
+data=$(mktemp -d)
+CUT_THE_LINE_SEED=7 CUT_THE_LINE_DATA_DIR="$data" EXAMPLE_SECONDS=150 \
     "$BIN/cut_the_line" >"$log" 2>&1 &
 game=$!
 wid=$(timeout 60 xdotool search --sync --onlyvisible --name cut_the_line | head -1)
 echo "window $wid"
-sleep 4 # the first lines drift in
+xdotool windowfocus "$wid" 2>/dev/null || true
 
-# swipe Y X0 X1 STEPS PAUSE [frames]: hold the left button and move from X0 to X1 at height Y
-# in STEPS moves, PAUSE seconds apart.
+# shot NAME: the window as it is now.
+shot() { import -window root "$OUT/$1.png"; }
+# logged PATTERN SECONDS: waits until the game logs PATTERN; fails after SECONDS.
+logged() {
+    local pattern=$1 seconds=$2
+    for ((k = 0; k < seconds * 4; k++)); do
+        if sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -q "$pattern"; then return 0; fi
+        sleep 0.25
+    done
+    echo "FAIL: cut_the_line never logged '$pattern'"
+    tail -20 "$log"
+    exit 1
+}
+# swipe X0 Y0 X1 Y1 STEPS PAUSE [record]: hold the left button and move from (X0, Y0) to
+# (X1, Y1) in STEPS moves, PAUSE seconds apart (or recording a GIF frame at each).
 swipe() {
-    local y=$1 x0=$2 x1=$3 steps=$4 pause=$5 record=${6:-}
-    xdotool mousemove --window "$wid" "$x0" "$y"
+    local x0=$1 y0=$2 x1=$3 y1=$4 steps=$5 pause=$6 record=${7:-}
+    xdotool mousemove --window "$wid" "$x0" "$y0"
     sleep 0.05
     xdotool mousedown 1
     for ((i = 1; i <= steps; i++)); do
-        local x=$((x0 + (x1 - x0) * i / steps))
-        local dy=$(((i % 3 - 1) * 25))
-        xdotool mousemove --window "$wid" "$x" $((y + dy))
+        xdotool mousemove --window "$wid" $((x0 + (x1 - x0) * i / steps)) $((y0 + (y1 - y0) * i / steps))
         if [ -n "$record" ]; then
             import -window root -resize 640x360 "$frames/$(printf %03d "$i").png"
         else
@@ -59,19 +76,39 @@ swipe() {
     xdotool mouseup 1
 }
 
-# Slow, medium, fast and one-frame swipes through the middle, a few rounds as waves arrive.
+sleep 3
+shot cut_the_line_title
+xdotool mousemove --window "$wid" 640 600 click 1 # classic
+logged "new round: classic" 10
+sleep 3 # the first lines drift in
+# Slow, medium, fast and one-frame swipes, up and down the field, as the waves arrive.
 for round in 1 2 3; do
-    swipe 360 40 1240 24 0.02
+    for x in 200 420 640 860 1080; do
+        swipe "$x" 20 $((x + 60)) 700 12 0.02
+        sleep 0.2
+    done
+    swipe 40 360 1240 300 6 0.02
+    swipe 1240 200 40 520 2 0.0
+    swipe 300 700 1000 20 1 0.0
     sleep 0.5
-    swipe 250 1240 40 8 0.02
-    sleep 0.5
-    swipe 470 40 1240 2 0.0
-    sleep 0.5
-    swipe 300 1200 80 1 0.0
-    sleep 1
 done
+shot cut_the_line
 # A recorded swipe for the GIF.
-swipe 330 60 1220 14 0 record
+swipe 60 330 1220 390 14 0 record
+# No more cutting: the lines that leave uncut take the lives, and the round ends.
+logged "round over: classic" 90
+sleep 1.5
+shot cut_the_line_end
+round=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "round over: .*" | head -1)
+echo "cut_the_line: $round"
+# Play again, cut, pause and quit.
+xdotool mousemove --window "$wid" 640 600 click 1
+sleep 3
+for x in 300 640 980; do swipe "$x" 20 "$x" 700 4 0.02; done
+xdotool windowfocus "$wid" 2>/dev/null || true
+xdotool key --window "$wid" Escape
+sleep 1
+xdotool key --window "$wid" q
 wait "$game" && status=0 || status=$?
 tail -5 "$log"
 if [ "$status" -ne 0 ]; then
@@ -83,12 +120,23 @@ if grep -q "panicked" "$log"; then
     exit 1
 fi
 check_errors cut_the_line
-cuts=$(grep -o "cuts: [0-9]*" "$log" | tail -1 | grep -o "[0-9]*$" || echo 0)
-echo "cut_the_line: $cuts cuts"
-if [ "${cuts:-0}" -eq 0 ]; then
-    echo "FAIL: no cuts"
+rounds=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -c "new round: classic" || true)
+cuts=$(echo "$round" | grep -o "cuts [0-9]*" | grep -o "[0-9]*$" || echo 0)
+score=$(echo "$round" | grep -o "score [0-9]*" | grep -o "[0-9]*$" || echo 0)
+if [ "$rounds" -ne 2 ] || [ "${cuts:-0}" -eq 0 ] || [ "${score:-0}" -lt $((10 * cuts)) ]; then
+    echo "FAIL: expected two rounds, cuts in the first and at least 10 points a cut ($rounds rounds, $cuts cuts, score $score)"
     exit 1
 fi
+if ! grep -q "classic: $score" "$data/best_scores.ron"; then
+    echo "FAIL: the best score $score was not saved"
+    cat "$data/best_scores.ron" || true
+    exit 1
+fi
+if ! sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -q "final score"; then
+    echo "FAIL: Q did not quit through the pause screen"
+    exit 1
+fi
+rm -rf "$data"
 convert -delay 7 -loop 0 "$frames"/*.png -layers Optimize -colors 64 "$OUT/cut_the_line_swipe.gif"
 
 # run NAME SECONDS [ARGS...]: an example on its own for a while, with a screenshot near the

@@ -1,6 +1,7 @@
 //! `cut_the_line`'s rules in a headless App: a scripted fast swipe through a moving line cuts
-//! it once at the right place, score and combo update, pieces appear, a line that leaves
-//! uncut is a miss, a forbidden line costs a life.
+//! it once at the right place and the pieces fly on the blade's way; score, combos, misses
+//! and red lines; the screens (a round ends, a pause stops everything, a new round starts
+//! afresh); the two modes; the best-score file.
 
 #[path = "../examples/cut_the_line/rules.rs"]
 #[expect(
@@ -9,33 +10,69 @@
 )]
 mod rules;
 
+#[path = "../examples/cut_the_line/best.rs"]
+#[expect(
+    dead_code,
+    reason = "the game finds the data directory; the tests give their own paths"
+)]
+mod best;
+
 #[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
 mod common;
 
 use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
 use bevy_sweep::prelude::*;
 use common::fixed_tick_app;
-use rules::{BLADE_LAYER, BladeInput, Cut, Game, LINE_LAYER, Line, RulesPlugin};
+use rules::{
+    BLADE_LAYER, BladeInput, COMBO_BONUS_SECONDS, Cut, FORBIDDEN_PENALTY_SECONDS, Game, LINE_LAYER,
+    Line, Mode, Piece, ROUND_SECONDS, RoundOver, RulesPlugin, Screen,
+};
 
 #[derive(Resource, Default)]
-struct Cuts(Vec<Cut>);
+struct Seen {
+    cuts: Vec<Cut>,
+    rounds: Vec<RoundOver>,
+}
 
-fn app() -> App {
+/// The rules in play, in `mode`, without waves (each test places its lines).
+fn app_in(mode: Mode) -> App {
     let mut app = fixed_tick_app((
         MinimalPlugins,
+        StatesPlugin,
         SweepPlugin::default(),
         RulesPlugin { waves: false },
     ));
-    app.init_resource::<Cuts>().add_systems(
-        FixedPostUpdate,
-        (|mut cuts: MessageReader<Cut>, mut seen: ResMut<Cuts>| {
-            seen.0.extend(cuts.read().copied());
-        })
-        .after(rules::cut_lines),
-    );
+    app.init_resource::<Seen>()
+        .insert_resource(mode)
+        .add_systems(
+            FixedPostUpdate,
+            (|mut cuts: MessageReader<Cut>, mut seen: ResMut<Seen>| {
+                seen.cuts.extend(cuts.read().copied());
+            })
+            .after(rules::cut_lines),
+        )
+        .add_systems(
+            Last,
+            |mut rounds: MessageReader<RoundOver>, mut seen: ResMut<Seen>| {
+                seen.rounds.extend(rounds.read().copied());
+            },
+        );
     app.update();
-    app.update(); // the first tick sets the game up
+    go_to(&mut app, Screen::Playing);
     app
+}
+
+fn app() -> App {
+    app_in(Mode::Classic)
+}
+
+fn go_to(app: &mut App, screen: Screen) {
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(screen);
+    app.update();
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), screen);
 }
 
 fn line(app: &mut App, a: Vec2, b: Vec2, velocity: Vec2, forbidden: bool) -> Entity {
@@ -44,7 +81,6 @@ fn line(app: &mut App, a: Vec2, b: Vec2, velocity: Vec2, forbidden: bool) -> Ent
         .spawn((
             Line {
                 forbidden,
-                piece: false,
                 color: Color::WHITE,
                 stretch: [Vec2::ZERO; 2],
             },
@@ -64,25 +100,46 @@ fn blade(app: &mut App, x: f32, y: f32, held: bool) {
     };
 }
 
-fn pieces(app: &mut App) -> Vec<(Vec2, Vec2)> {
-    let mut query = app.world_mut().query::<(&Line, &Collider, &Transform)>();
+/// A swipe from `(x0, y)` to `(x1, y)`: pressed at the start, moved in one tick, released.
+fn swipe(app: &mut App, y: f32, x0: f32, x1: f32) {
+    blade(app, x0, y, true);
+    app.update();
+    blade(app, x1, y, true);
+    app.update();
+    blade(app, x1, y, false);
+    app.update();
+}
+
+/// Every piece: its ends in world space and its velocity.
+fn pieces(app: &mut App) -> Vec<(Vec2, Vec2, Vec2)> {
+    let mut query = app
+        .world_mut()
+        .query_filtered::<(&Collider, &Transform, &Velocity), With<Piece>>();
     query
         .iter(app.world())
-        .filter(|(line, _, _)| line.piece)
-        .filter_map(|(_, collider, transform)| match *collider {
+        .filter_map(|(collider, transform, velocity)| match *collider {
             Collider::Segment { a, b } => Some((
                 transform.transform_point(a.extend(0.0)).truncate(),
                 transform.transform_point(b.extend(0.0)).truncate(),
+                velocity.0,
             )),
             _ => None,
         })
         .collect()
 }
 
+fn game(app: &App) -> Game {
+    app.world().resource::<Game>().clone()
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
 #[test]
 fn a_fast_swipe_cuts_a_moving_line_once_where_it_crossed() {
     let mut app = app();
-    let lives = app.world().resource::<Game>().lives;
+    let lives = game(&app).lives;
     let target = line(
         &mut app,
         Vec2::new(0.0, -100.0),
@@ -94,12 +151,12 @@ fn a_fast_swipe_cuts_a_moving_line_once_where_it_crossed() {
     blade(&mut app, -400.0, 30.0, true);
     app.update();
     assert!(
-        app.world().resource::<Cuts>().0.is_empty(),
+        app.world().resource::<Seen>().cuts.is_empty(),
         "pressing is not a cut"
     );
     blade(&mut app, 400.0, 30.0, true);
     app.update();
-    let cuts = app.world().resource::<Cuts>().0.clone();
+    let cuts = app.world().resource::<Seen>().cuts.clone();
     assert_eq!(cuts.len(), 1, "{cuts:?}");
     // The line moves 2 px per tick from where it was spawned: x = 2 at the start of the
     // swipe tick, 4 at its end; the blade, at -400 + 800t, met it at t = 402/798.
@@ -110,44 +167,58 @@ fn a_fast_swipe_cuts_a_moving_line_once_where_it_crossed() {
         "{:?}",
         cuts[0].point
     );
-    assert_eq!(cuts[0].points, 10);
+    assert_eq!((cuts[0].points, cuts[0].combo), (10, 1));
+    // The blade's velocity relative to the line: 800 - 2 px in a tick of 1/64 s.
+    assert!(
+        (cuts[0].blade_velocity - Vec2::new(798.0 * 64.0, 0.0)).length() < 1.0,
+        "{:?}",
+        cuts[0].blade_velocity
+    );
     assert!(
         app.world().get_entity(target).is_err(),
         "the cut line is gone"
     );
-    let game = app.world().resource::<Game>().clone();
-    assert_eq!(
-        (game.score, game.cuts, game.combo, game.lives),
-        (10, 1, 1, lives)
-    );
-    // Two pieces, split at y = 30: 130 and 70 px long.
-    let mut lengths: Vec<f32> = pieces(&mut app)
-        .iter()
-        .map(|(a, b)| a.distance(*b))
-        .collect();
-    lengths.sort_by(f32::total_cmp);
-    assert_eq!(lengths.len(), 2);
+    let g = game(&app);
+    assert_eq!((g.score, g.cuts, g.combo, g.lives), (10, 1, 1, lives));
+    // Two pieces, split at y = 30: 130 and 70 px long, flying on to the right faster than
+    // the line did (the blade pushed them), one each side of the cut.
+    let mut parts = pieces(&mut app);
+    parts.sort_by(|p, q| p.0.distance(p.1).total_cmp(&q.0.distance(q.1)));
+    assert_eq!(parts.len(), 2);
+    let lengths = [
+        parts[0].0.distance(parts[0].1),
+        parts[1].0.distance(parts[1].1),
+    ];
     assert!(
         (lengths[0] - 70.0).abs() < 1e-2 && (lengths[1] - 130.0).abs() < 1e-2,
         "{lengths:?}"
     );
-    // Swiping back through the lower piece continues the combo: 20 points.
-    blade(&mut app, -400.0, -20.0, true);
+    for (.., velocity) in &parts {
+        assert!(
+            velocity.x > 128.0 + 1000.0,
+            "pushed by the blade: {velocity}"
+        );
+    }
+    assert!(parts[0].2.y > 0.0 && parts[1].2.y < 0.0, "apart: {parts:?}");
+    // Swiping back through the upper piece continues the combo: 20 points.
+    blade(&mut app, -400.0, 100.0, true);
     app.update();
-    let cuts = app.world().resource::<Cuts>().0.clone();
+    let cuts = app.world().resource::<Seen>().cuts.clone();
     assert_eq!(cuts.len(), 2, "{cuts:?}");
-    assert_eq!(cuts[1].points, 20);
-    assert_eq!(app.world().resource::<Game>().score, 30);
+    assert_eq!((cuts[1].points, cuts[1].combo), (20, 2));
+    let g = game(&app);
+    assert_eq!((g.score, g.longest_combo), (30, 2));
+    assert_eq!(g.cuts, 1, "a piece cut again is not a line more");
     // Releasing and moving back across does not cut.
-    blade(&mut app, 400.0, -20.0, false);
+    blade(&mut app, 400.0, 100.0, false);
     app.update();
-    assert_eq!(app.world().resource::<Cuts>().0.len(), 2);
+    assert_eq!(app.world().resource::<Seen>().cuts.len(), 2);
 }
 
 #[test]
 fn uncut_lines_that_leave_are_misses_and_forbidden_cuts_cost_a_life() {
     let mut app = app();
-    let lives = app.world().resource::<Game>().lives;
+    let lives = game(&app).lives;
     line(
         &mut app,
         Vec2::new(600.0, -50.0),
@@ -158,8 +229,8 @@ fn uncut_lines_that_leave_are_misses_and_forbidden_cuts_cost_a_life() {
     for _ in 0..10 {
         app.update();
     }
-    let game = app.world().resource::<Game>().clone();
-    assert_eq!((game.misses, game.lives), (1, lives - 1));
+    let g = game(&app);
+    assert_eq!((g.misses, g.lives), (1, lives - 1));
     line(
         &mut app,
         Vec2::new(0.0, -50.0),
@@ -167,11 +238,218 @@ fn uncut_lines_that_leave_are_misses_and_forbidden_cuts_cost_a_life() {
         Vec2::ZERO,
         true,
     );
-    blade(&mut app, -100.0, 0.0, true);
+    swipe(&mut app, 0.0, -100.0, 100.0);
+    let g = game(&app);
+    assert_eq!((g.cuts, g.score, g.lives), (1, 0, lives - 2));
+    assert_eq!(app.world().resource::<Seen>().cuts[0].points, -25);
+    assert!((g.accuracy() - 0.5).abs() < 1e-6, "one cut, one miss");
+}
+
+/// Lives run out: the round ends with its numbers, the best is kept, and a new round starts
+/// afresh from the game-over screen.
+#[test]
+fn a_round_ends_when_the_lives_run_out_and_the_next_starts_afresh() {
+    let mut app = app();
+    line(
+        &mut app,
+        Vec2::new(0.0, -50.0),
+        Vec2::new(0.0, 50.0),
+        Vec2::ZERO,
+        false,
+    );
+    swipe(&mut app, 0.0, -100.0, 100.0);
+    assert_eq!(game(&app).score, 10);
+    // Every other life goes to lines that leave uncut.
+    let lives = game(&app).lives;
+    for k in 0..lives {
+        line(
+            &mut app,
+            Vec2::new(600.0, -50.0 + k as f32),
+            Vec2::new(600.0, 50.0),
+            Vec2::new(4000.0, 0.0),
+            false,
+        );
+        for _ in 0..8 {
+            app.update();
+        }
+    }
     app.update();
-    blade(&mut app, 100.0, 0.0, true);
+    assert_eq!(screen(&app), Screen::GameOver);
+    let rounds = app.world().resource::<Seen>().rounds.clone();
+    assert_eq!(rounds.len(), 1, "{rounds:?}");
+    let round = rounds[0];
+    assert_eq!(
+        (round.mode, round.score, round.cuts, round.longest_combo),
+        (Mode::Classic, 10, 1, 1)
+    );
+    assert!(
+        (round.accuracy - 1.0 / (1.0 + lives as f32)).abs() < 1e-6,
+        "{round:?}"
+    );
+    // Nothing is cut or scored on the game-over screen (the lines drift on behind it).
+    let still = line(
+        &mut app,
+        Vec2::new(0.0, -50.0),
+        Vec2::new(0.0, 50.0),
+        Vec2::ZERO,
+        false,
+    );
+    swipe(&mut app, 0.0, -100.0, 100.0);
+    assert_eq!((game(&app).score, game(&app).cuts), (10, 1));
+    assert!(app.world().resource::<Seen>().cuts.len() == 1);
+    // Play again: the field is cleared, the score reset, the best kept.
+    go_to(&mut app, Screen::Playing);
+    let g = game(&app);
+    assert_eq!((g.score, g.cuts, g.misses, g.best), (0, 0, 0, 10));
+    assert!(g.lives > 0);
+    assert!(
+        app.world().get_entity(still).is_err(),
+        "the field is cleared"
+    );
+}
+
+/// A pause stops the clock: lines stay where they are and the blade cuts nothing; going on
+/// picks up where it was, with the score and lines as they were.
+#[test]
+fn a_pause_stops_everything_and_going_on_resumes_the_round() {
+    let mut app = app();
+    let moving = line(
+        &mut app,
+        Vec2::new(0.0, -50.0),
+        Vec2::new(0.0, 50.0),
+        Vec2::new(64.0, 0.0),
+        false,
+    );
     app.update();
-    let game = app.world().resource::<Game>().clone();
-    assert_eq!((game.cuts, game.score, game.lives), (1, 0, lives - 2));
-    assert_eq!(app.world().resource::<Cuts>().0[0].points, -25);
+    let x = |app: &App| app.world().get::<Transform>(moving).unwrap().translation.x;
+    let before = x(&app);
+    go_to(&mut app, Screen::Paused);
+    let paused_at = x(&app);
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(x(&app), paused_at, "nothing moves while paused");
+    swipe(&mut app, 0.0, -100.0, 100.0);
+    assert_eq!(game(&app).cuts, 0, "no cut while paused");
+    go_to(&mut app, Screen::Playing);
+    app.update();
+    assert!(x(&app) > paused_at && paused_at >= before, "moving again");
+    swipe(&mut app, 0.0, -100.0, 100.0);
+    assert_eq!(game(&app).cuts, 1);
+}
+
+/// Sixty seconds: the clock runs down with the game's time, a combo of three or more adds a
+/// second per cut, a red line takes five, misses cost nothing, and the round ends at zero.
+#[test]
+fn sixty_seconds_runs_on_a_clock_that_combos_extend() {
+    let mut app = app_in(Mode::SixtySeconds);
+    let lives = game(&app).lives;
+    // (Entering play ran one tick.)
+    let start = game(&app).time_left;
+    assert!((ROUND_SECONDS - start) <= 1.0 / 64.0 + 1e-6, "{start}");
+    for _ in 0..64 {
+        app.update();
+    }
+    let left = game(&app).time_left;
+    assert!((left - (start - 1.0)).abs() < 1e-3, "{left}");
+    // Four lines in a row, cut in one held swipe: combos 1, 2, 3, 4.
+    for k in 0..4 {
+        let x = -300.0 + 200.0 * k as f32;
+        line(
+            &mut app,
+            Vec2::new(x, -50.0),
+            Vec2::new(x, 50.0),
+            Vec2::ZERO,
+            false,
+        );
+    }
+    let before = game(&app).time_left;
+    swipe(&mut app, 0.0, -400.0, 400.0);
+    let g = game(&app);
+    assert_eq!((g.cuts, g.score, g.longest_combo), (4, 100, 4));
+    // Two cuts of the combo were third and fourth; three ticks passed.
+    let expected = before + 2.0 * COMBO_BONUS_SECONDS - 3.0 / 64.0;
+    assert!(
+        (g.time_left - expected).abs() < 1e-3,
+        "{} vs {expected}",
+        g.time_left
+    );
+    // A red line costs seconds, not a life; a miss costs nothing.
+    line(
+        &mut app,
+        Vec2::new(0.0, -50.0),
+        Vec2::new(0.0, 50.0),
+        Vec2::ZERO,
+        true,
+    );
+    let before = game(&app).time_left;
+    swipe(&mut app, 0.0, -100.0, 100.0);
+    let g = game(&app);
+    assert!(
+        (g.time_left - (before - FORBIDDEN_PENALTY_SECONDS - 3.0 / 64.0)).abs() < 1e-3,
+        "{}",
+        g.time_left
+    );
+    line(
+        &mut app,
+        Vec2::new(600.0, -50.0),
+        Vec2::new(600.0, 50.0),
+        Vec2::new(4000.0, 0.0),
+        false,
+    );
+    for _ in 0..10 {
+        app.update();
+    }
+    let g = game(&app);
+    assert_eq!((g.misses, g.lives), (1, lives));
+    // The clock runs out: game over, once, even with several ticks in a frame (the screen
+    // changes only at the next frame).
+    app.insert_resource(bevy::time::TimeUpdateStrategy::FixedTimesteps(3));
+    app.world_mut().resource_mut::<Game>().time_left = 0.1;
+    for _ in 0..10 {
+        app.update();
+    }
+    assert_eq!(screen(&app), Screen::GameOver);
+    let rounds = app.world().resource::<Seen>().rounds.clone();
+    assert_eq!(rounds.len(), 1);
+    // (A red line shows -25 where it was cut, but the score never goes down.)
+    assert_eq!((rounds[0].mode, rounds[0].score), (Mode::SixtySeconds, 100));
+}
+
+/// The best-score file: missing means zero (quietly), a corrupt or unreadable file means
+/// zero with a warning, a save reads back, and a save that cannot be written is an error to
+/// report, not a panic.
+#[test]
+fn best_scores_survive_a_missing_a_corrupt_and_an_unwritable_file() {
+    let folder = std::env::temp_dir().join(format!("cut_the_line_best_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    let path = folder.join("best_scores.ron");
+    let (scores, warning) = best::load(&path);
+    assert_eq!((scores, warning), (best::BestScores::default(), None));
+
+    let mut scores = best::BestScores::default();
+    assert!(scores.record(Mode::Classic, 120));
+    assert!(!scores.record(Mode::Classic, 80), "not a new best");
+    assert!(scores.record(Mode::SixtySeconds, 300));
+    best::save(&path, &scores).expect("a writable folder");
+    assert_eq!(best::load(&path), (scores, None));
+    assert_eq!(
+        (scores.of(Mode::Classic), scores.of(Mode::SixtySeconds)),
+        (120, 300)
+    );
+
+    std::fs::write(&path, "(classic: \"lots\")").unwrap();
+    let (scores, warning) = best::load(&path);
+    assert_eq!(scores, best::BestScores::default());
+    assert!(warning.is_some_and(|w| w.contains("do not parse")));
+
+    // A folder where the file should be: neither readable nor writable as a file.
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    let (scores, warning) = best::load(&path);
+    assert_eq!(scores, best::BestScores::default());
+    assert!(warning.is_some_and(|w| w.contains("cannot read")));
+    let error = best::save(&path, &best::BestScores::default()).unwrap_err();
+    assert!(error.contains("cannot save"), "{error}");
+    std::fs::remove_dir_all(&folder).unwrap();
 }

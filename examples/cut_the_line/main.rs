@@ -7,38 +7,64 @@
 //! | control | action |
 //! |---|---|
 //! | hold the left button and swipe | cut every line the pointer passes through, at any speed |
-//! | `R` (or click, after game over) | restart |
-//! | `Esc` | quit (the final score and number of cuts are logged) |
+//! | click or `1` on the title | play *classic*: lives; a line that leaves uncut, or a red line cut, costs one |
+//! | `2` on the title | play *sixty seconds*: a clock; combos of three or more add seconds, red lines take five |
+//! | `Esc` | pause and go on (the game also pauses when the window loses focus) |
+//! | click or `R` after a round | play again; `T` goes back to the title |
+//! | `Q` (title, paused) or `Esc` (title) | quit |
 //!
-//! Cut the coloured lines; never the red ones. A line that leaves the screen uncut costs a
-//! life; several cuts in one swipe make a combo (10, 20, 30, … points). The waves, their
-//! speeds, motions and colours are in `assets/cut_the_line/waves.ron`.
+//! Several cuts in one swipe make a combo (10, 20, 30, … points); a combo of three or more
+//! slows time for a moment and shakes the screen. The waves, their speeds, motions and
+//! colours are data: `assets/cut_the_line/waves.ron`. The best score of each mode is kept
+//! in the user's data directory (see `best.rs`). `CUT_THE_LINE_SEED=n` makes the lines of a
+//! run repeatable.
 //!
 //! Every cut is a `Crossed` event of the blade (a point collider following the cursor)
 //! against a line (a segment collider): the plugin sweeps the pointer's path against each
 //! line's motion between two ticks, so a swipe across the whole screen in one frame still
-//! cuts, at the exact place, each line it went through.
-//!
-//! For scripted runs: `EXAMPLE_SECONDS=n` quits after `n` seconds, and
-//! `EXAMPLE_SCREENSHOTS=t1:a.png,t2:b.png` saves screenshots at those times (seconds).
-//! `CUT_THE_LINE_LINES=n` is a stress mode: it keeps `n` lines on screen, never ends the game,
-//! and logs frame times and the sweep's time per tick on exit.
+//! cuts, at the exact place, each line it went through. The rules are in `rules.rs` (tested
+//! headless in `tests/cut_the_line.rs`); this file is input, screens, drawing and effects.
 
+mod best;
 mod rules;
 #[path = "../support/scripted.rs"]
 mod scripted;
+#[path = "../support/cut_the_line_stress.rs"]
+mod stress;
 
 use bevy::asset::io::Reader;
 use bevy::asset::{AssetLoader, LoadContext};
-use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
+use bevy::window::{PrimaryWindow, WindowFocused};
 use bevy_prototype_lyon::prelude::*;
 use bevy_sweep::prelude::*;
 use rules::{
-    BladeInput, Cut, FIELD, Falling, Game, Line, PIECE_LIFETIME, Restart, RulesPlugin, WaveBook,
+    BladeInput, Cut, FIELD, Game, Line, Mode, PIECE_LIFETIME, Piece, PieceColor, RoundOver,
+    RulesPlugin, Screen, WaveBook,
 };
-use scripted::ScriptedRun;
+
+// The look and feel, in pixels, seconds and sRGB.
+const BACKGROUND: Color = Color::srgb(0.04, 0.05, 0.09);
+const TEXT: Color = Color::srgb(0.9, 0.95, 1.0);
+const DIM_TEXT: Color = Color::srgb(0.6, 0.68, 0.8);
+const LINE_WIDTH: f32 = 6.0;
+/// How long the blade's trail lasts behind the pointer.
+const TRAIL_SECONDS: f32 = 0.2;
+/// Segments of the trail drawn (built once, reused every frame).
+const TRAIL_SEGMENTS: usize = 32;
+const TRAIL_WIDTH: f32 = 7.0;
+const TRAIL_COLOR: Color = Color::srgb(0.85, 0.95, 1.0);
+const SPARK_LIFETIME: f32 = 0.35;
+const FLASH_LIFETIME: f32 = 0.2;
+const POPUP_LIFETIME: f32 = 0.8;
+/// A combo this long slows time and shakes the screen.
+const BIG_COMBO: u32 = 3;
+const SLOW_MOTION_SECONDS: f32 = 0.4;
+const SLOW_MOTION_SPEED: f32 = 0.35;
+const SHAKE_SECONDS: f32 = 0.3;
+const SHAKE_PIXELS: f32 = 9.0;
+/// A line whose centre is this close to an edge (pixels), on its way out, flashes.
+const LEAVING_FLASH: f32 = 120.0;
 
 fn main() {
     App::new()
@@ -57,39 +83,56 @@ fn main() {
                 ..default()
             },
             RulesPlugin { waves: true },
-            SweepDiagnosticsPlugin,
-            FrameTimeDiagnosticsPlugin::default(),
-            ScriptedRun,
+            WavesPlugin,
+            ScreensPlugin,
+            PointerPlugin,
+            DrawingPlugin,
+            EffectsPlugin,
+            BestScorePlugin,
+            // For scripted runs and measurements only; inert unless their variables are set.
+            (scripted::ScriptedRun, stress::StressPlugin),
         ))
-        .insert_resource(ClearColor(Color::srgb(0.05, 0.06, 0.1)))
-        .init_asset::<WaveBook>()
-        .register_asset_loader(WaveBookLoader)
-        .init_resource::<Trail>()
-        .add_systems(Startup, setup)
-        .add_systems(
-            Update,
-            (
-                read_pointer,
-                keys,
-                use_wave_book,
-                draw_lines,
-                fade_pieces,
-                draw_trail,
-                sparks_from_cuts,
-                move_sparks,
-                fade_flashes,
-                hud,
-            ),
-        )
-        .add_systems(Last, log_final_score)
-        .add_systems(FixedUpdate, stress.run_if(stress_mode))
-        .add_systems(
-            Last,
-            (measure, log_measurements).chain().run_if(stress_mode),
-        )
-        .insert_resource(Stress::from_env())
+        .insert_resource(ClearColor(BACKGROUND))
+        .add_systems(Startup, (spawn_camera, seed_the_game))
         .run();
 }
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((Camera2d, Msaa::Sample4));
+}
+
+/// `CUT_THE_LINE_SEED=n` makes a run repeatable; otherwise the clock seeds it.
+fn seed_the_game(mut game: ResMut<Game>) {
+    let seed = std::env::var("CUT_THE_LINE_SEED")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
+    info!("seed {seed} (CUT_THE_LINE_SEED={seed} plays these lines again)");
+    game.seed = seed.max(1);
+}
+
+// ---------------------------------------------------------------------------------------
+// The waves: compiled in, then read from `assets/cut_the_line/waves.ron` (and again whenever
+// the file changes).
+
+struct WavesPlugin;
+
+impl Plugin for WavesPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_asset::<WaveBook>()
+            .register_asset_loader(WaveBookLoader)
+            .add_systems(Startup, load_waves)
+            .add_systems(Update, use_wave_book);
+    }
+}
+
+/// The waves as shipped, compiled in: the game starts with them and switches to the file once
+/// it has loaded.
+const SHIPPED_WAVES: &str = include_str!("../../assets/cut_the_line/waves.ron");
 
 /// Loads `WaveBook`s from RON.
 #[derive(TypePath)]
@@ -119,91 +162,14 @@ impl AssetLoader for WaveBookLoader {
 #[derive(Resource)]
 struct WaveBookHandle(Handle<WaveBook>);
 
-#[derive(Component)]
-struct Hud;
-
-#[derive(Component)]
-struct Banner;
-
-#[derive(Component)]
-struct TrailShape;
-
-/// Recent pointer positions while cutting, with their age in seconds.
-#[derive(Resource, Default)]
-struct Trail(Vec<(Vec2, f32)>);
-
-/// The flash at a cut point: a disc that grows and fades out.
-#[derive(Component)]
-struct Flash {
-    life: f32,
-    color: Color,
-}
-
-const FLASH_LIFETIME: f32 = 0.2;
-
-/// A spark flying from a cut.
-#[derive(Component)]
-struct Spark {
-    velocity: Vec2,
-    life: f32,
-}
-
-/// The waves as shipped, compiled in: the game starts with them and switches to
-/// `assets/cut_the_line/waves.ron` once it has loaded (and whenever it changes).
-const SHIPPED_WAVES: &str = include_str!("../../assets/cut_the_line/waves.ron");
-
-fn setup(mut commands: Commands, assets: Res<AssetServer>) {
+fn load_waves(mut commands: Commands, assets: Res<AssetServer>) {
     match ron::de::from_str::<WaveBook>(SHIPPED_WAVES) {
         Ok(book) => commands.insert_resource(book),
         Err(error) => error!("the shipped waves.ron does not parse: {error}"),
     }
-    commands.spawn((Camera2d, Msaa::Sample4));
     commands.insert_resource(WaveBookHandle(assets.load("cut_the_line/waves.ron")));
-    commands.spawn((
-        TrailShape,
-        // Never an empty path: Bevy's mesh allocator logs "use-after-free" errors for
-        // meshes without vertices. An empty trail is hidden instead.
-        ShapeBuilder::with(&shapes::Line(Vec2::ZERO, Vec2::X))
-            .stroke((Color::NONE, 1.0))
-            .build(),
-        Transform::from_xyz(0.0, 0.0, 5.0),
-        Visibility::Hidden,
-    ));
-    commands.spawn((
-        Hud,
-        Text::new(""),
-        TextFont {
-            font_size: FontSize::Px(26.0),
-            ..default()
-        },
-        TextColor(Color::srgb(0.9, 0.95, 1.0)),
-        Node {
-            position_type: PositionType::Absolute,
-            top: Val::Px(12.0),
-            left: Val::Px(16.0),
-            ..default()
-        },
-    ));
-    commands.spawn((
-        Banner,
-        Text::new(""),
-        TextFont {
-            font_size: FontSize::Px(44.0),
-            ..default()
-        },
-        TextColor(Color::WHITE),
-        TextLayout::justify(Justify::Center),
-        Node {
-            position_type: PositionType::Absolute,
-            top: Val::Percent(38.0),
-            width: Val::Percent(100.0),
-            justify_content: JustifyContent::Center,
-            ..default()
-        },
-    ));
 }
 
-/// Copies the loaded wave book into the rules' resource (and again when the file changes).
 fn use_wave_book(
     mut commands: Commands,
     handle: Res<WaveBookHandle>,
@@ -219,13 +185,301 @@ fn use_wave_book(
     }
 }
 
+// ---------------------------------------------------------------------------------------
+// The screens: title, the HUD in play, paused, game over; the keys that move between them.
+
+struct ScreensPlugin;
+
+impl Plugin for ScreensPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(OnEnter(Screen::Title), (title_screen, remove_hud))
+            .add_systems(OnEnter(Screen::GameOver), remove_hud)
+            .add_systems(OnEnter(Screen::Playing), hud)
+            .add_systems(OnEnter(Screen::Paused), paused_screen)
+            .add_systems(OnEnter(Screen::GameOver), game_over_screen)
+            .add_systems(
+                Update,
+                (
+                    title_keys.run_if(in_state(Screen::Title)),
+                    pause_keys.run_if(in_state(Screen::Playing)),
+                    pause_on_focus_lost,
+                    paused_keys.run_if(in_state(Screen::Paused)),
+                    game_over_keys.run_if(in_state(Screen::GameOver)),
+                    update_hud.run_if(in_state(Screen::Playing)),
+                    log_rounds,
+                ),
+            )
+            .add_systems(Last, log_on_exit);
+    }
+}
+
+/// The HUD's text (score, best, wave, lives or seconds, combo).
+#[derive(Component)]
+struct Hud;
+
+/// A centred column of lines of text, the first one large, kept until `screen` is left.
+fn text_screen(commands: &mut Commands, screen: Screen, title: &str, lines: &[String]) {
+    commands
+        .spawn((
+            DespawnOnExit(screen),
+            Node {
+                width: Val::Percent(100.0),
+                height: Val::Percent(100.0),
+                flex_direction: FlexDirection::Column,
+                justify_content: JustifyContent::Center,
+                align_items: AlignItems::Center,
+                row_gap: Val::Px(10.0),
+                ..default()
+            },
+            BackgroundColor(BACKGROUND.with_alpha(0.85)),
+        ))
+        .with_children(|column| {
+            column.spawn((
+                Text::new(title),
+                TextFont {
+                    font_size: FontSize::Px(64.0),
+                    ..default()
+                },
+                TextColor(TEXT),
+            ));
+            for line in lines {
+                column.spawn((
+                    Text::new(line.clone()),
+                    TextFont {
+                        font_size: FontSize::Px(24.0),
+                        ..default()
+                    },
+                    TextColor(DIM_TEXT),
+                    TextLayout::justify(Justify::Center),
+                ));
+            }
+        });
+}
+
+fn title_screen(mut commands: Commands, best: Res<Best>) {
+    text_screen(
+        &mut commands,
+        Screen::Title,
+        "cut the line",
+        &[
+            "hold the left button and swipe through the lines, as fast as you like".into(),
+            "never cut the red ones".into(),
+            String::new(),
+            format!(
+                "click or 1: classic (lives)   best {}",
+                best.scores.of(Mode::Classic)
+            ),
+            format!(
+                "2: sixty seconds (combos add time)   best {}",
+                best.scores.of(Mode::SixtySeconds)
+            ),
+            String::new(),
+            "Esc pauses   Q quits".into(),
+        ],
+    );
+}
+
+fn hud(mut commands: Commands, existing: Query<(), With<Hud>>) {
+    if !existing.is_empty() {
+        return; // back from a pause
+    }
+    commands.spawn((
+        Hud,
+        Text::new(""),
+        TextFont {
+            font_size: FontSize::Px(26.0),
+            ..default()
+        },
+        TextColor(TEXT),
+        Node {
+            position_type: PositionType::Absolute,
+            top: Val::Px(12.0),
+            left: Val::Px(16.0),
+            ..default()
+        },
+    ));
+}
+
+/// The HUD stays through a pause, and goes with the round.
+fn remove_hud(mut commands: Commands, hud: Query<Entity, With<Hud>>) {
+    for entity in &hud {
+        commands.entity(entity).despawn();
+    }
+}
+
+fn update_hud(game: Res<Game>, mode: Res<Mode>, mut hud: Query<&mut Text, With<Hud>>) {
+    let Ok(mut text) = hud.single_mut() else {
+        return;
+    };
+    let left = match *mode {
+        Mode::Classic => format!("lives {}", game.lives),
+        Mode::SixtySeconds => format!("time {:.0}", game.time_left.ceil()),
+    };
+    let combo = if game.combo > 1 {
+        format!("   combo x{}", game.combo)
+    } else {
+        String::new()
+    };
+    **text = format!(
+        "score {}   best {}   wave {}   {left}{combo}",
+        game.score,
+        game.best.max(game.score),
+        game.wave + 1,
+    );
+}
+
+fn paused_screen(mut commands: Commands) {
+    text_screen(
+        &mut commands,
+        Screen::Paused,
+        "paused",
+        &["Esc or click: go on   T: title   Q: quit".into()],
+    );
+}
+
+fn game_over_screen(mut commands: Commands, last: Res<LastRound>, best: Res<Best>) {
+    let Some(round) = last.0 else { return };
+    let best_line = if last.1 {
+        format!("a new best for {}!", round.mode.name())
+    } else {
+        format!("best {}", best.scores.of(round.mode))
+    };
+    text_screen(
+        &mut commands,
+        Screen::GameOver,
+        "game over",
+        &[
+            format!("score {}", round.score),
+            best_line,
+            format!(
+                "{} cuts   longest combo {}   accuracy {:.0}%",
+                round.cuts,
+                round.longest_combo,
+                100.0 * round.accuracy
+            ),
+            String::new(),
+            "click or R: play again   T: title".into(),
+        ],
+    );
+}
+
+fn title_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    mut mode: ResMut<Mode>,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let chosen = if keys.just_pressed(KeyCode::Digit2) {
+        Some(Mode::SixtySeconds)
+    } else if keys.just_pressed(KeyCode::Digit1) || buttons.just_pressed(MouseButton::Left) {
+        Some(Mode::Classic)
+    } else {
+        None
+    };
+    if let Some(chosen) = chosen {
+        *mode = chosen;
+        next.set(Screen::Playing);
+    }
+    if keys.any_just_pressed([KeyCode::Escape, KeyCode::KeyQ]) {
+        exit.write(AppExit::Success);
+    }
+}
+
+fn pause_keys(keys: Res<ButtonInput<KeyCode>>, mut next: ResMut<NextState<Screen>>) {
+    if keys.just_pressed(KeyCode::Escape) {
+        next.set(Screen::Paused);
+    }
+}
+
+/// A window that loses the focus it had pauses the round (a window that never had it, as on
+/// a virtual display, does not).
+fn pause_on_focus_lost(
+    mut focus: MessageReader<WindowFocused>,
+    mut had_focus: Local<bool>,
+    screen: Res<State<Screen>>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    for event in focus.read() {
+        if !event.focused && *had_focus && *screen.get() == Screen::Playing {
+            next.set(Screen::Paused);
+        }
+        *had_focus = event.focused;
+    }
+}
+
+fn paused_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if keys.just_pressed(KeyCode::Escape) || buttons.just_pressed(MouseButton::Left) {
+        next.set(Screen::Playing);
+    } else if keys.just_pressed(KeyCode::KeyT) {
+        next.set(Screen::Title);
+    } else if keys.just_pressed(KeyCode::KeyQ) {
+        exit.write(AppExit::Success);
+    }
+}
+
+fn game_over_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    if keys.just_pressed(KeyCode::KeyR) || buttons.just_pressed(MouseButton::Left) {
+        next.set(Screen::Playing);
+    } else if keys.any_just_pressed([KeyCode::KeyT, KeyCode::Escape]) {
+        next.set(Screen::Title);
+    }
+}
+
+/// Each round's result in the log (scripted runs read it).
+fn log_rounds(mut rounds: MessageReader<RoundOver>) {
+    for round in rounds.read() {
+        info!(
+            "round over: {}, score {}, cuts {}, longest combo {}, accuracy {:.0}%",
+            round.mode.name(),
+            round.score,
+            round.cuts,
+            round.longest_combo,
+            100.0 * round.accuracy
+        );
+    }
+}
+
+fn log_on_exit(mut exits: MessageReader<AppExit>, game: Res<Game>) {
+    if exits.read().next().is_some() {
+        info!("final score: {}", game.score);
+        info!("cuts: {}", game.cuts);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The pointer: where the blade is, whether it cuts, and the trail behind it.
+
+struct PointerPlugin;
+
+impl Plugin for PointerPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Trail>()
+            .add_systems(Update, read_pointer);
+    }
+}
+
+/// Recent pointer positions while cutting, newest last, with their age in seconds.
+#[derive(Resource, Default)]
+struct Trail(Vec<(Vec2, f32)>);
+
 fn read_pointer(
     mut input: ResMut<BladeInput>,
     mut trail: ResMut<Trail>,
     buttons: Res<ButtonInput<MouseButton>>,
     window: Query<&Window, With<PrimaryWindow>>,
     camera: Query<(&Camera, &GlobalTransform)>,
-    time: Res<Time>,
+    screen: Res<State<Screen>>,
+    time: Res<Time<Real>>,
 ) {
     let (Ok(window), Ok((camera, at))) = (window.single(), camera.single()) else {
         return;
@@ -236,311 +490,499 @@ fn read_pointer(
     {
         input.position = p;
     }
-    input.held = buttons.pressed(MouseButton::Left);
+    input.held = buttons.pressed(MouseButton::Left) && *screen.get() == Screen::Playing;
     let dt = time.delta_secs();
     for point in &mut trail.0 {
         point.1 += dt;
     }
-    trail.0.retain(|(_, age)| *age < 0.18);
+    trail.0.retain(|(_, age)| *age < TRAIL_SECONDS);
     if input.held {
         trail.0.push((input.position, 0.0));
+    } else {
+        trail.0.clear();
     }
 }
 
-fn keys(
-    keys: Res<ButtonInput<KeyCode>>,
-    buttons: Res<ButtonInput<MouseButton>>,
-    game: Res<Game>,
-    mut restart: MessageWriter<Restart>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    if keys.just_pressed(KeyCode::KeyR) || (game.over && buttons.just_pressed(MouseButton::Left)) {
-        restart.write(Restart);
-    }
-    if keys.just_pressed(KeyCode::Escape) {
-        exit.write(AppExit::Success);
+// ---------------------------------------------------------------------------------------
+// Drawing: every line and piece is a unit square mesh, built once, stretched along the line by
+// its `Transform` and coloured by its own material (fades and flashes change only that).
+
+struct DrawingPlugin;
+
+impl Plugin for DrawingPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(
+            Update,
+            (
+                give_lines_a_look,
+                follow_colliders,
+                fade_pieces,
+                flash_leaving,
+            )
+                .chain(),
+        );
     }
 }
 
-fn line_shape(a: Vec2, b: Vec2, color: Color) -> Shape {
-    let mut stroke = Stroke::new(color, 6.0);
-    stroke.options = stroke.options.with_line_cap(LineCap::Round);
-    ShapeBuilder::with(&shapes::Line(a, b))
-        .stroke(stroke)
-        .build()
+/// The drawn part of a line or piece: a child holding the mesh.
+#[derive(Component)]
+struct Look;
+
+/// A unit square (built once per entity; its transform and material do the rest).
+fn unit_square() -> Shape {
+    ShapeBuilder::with(&shapes::Rectangle {
+        extents: Vec2::ONE,
+        origin: RectangleOrigin::Center,
+        radii: None,
+    })
+    .fill(Color::WHITE)
+    .build()
 }
 
-/// Gives new lines a lyon shape and redraws lines whose endpoints moved (raise, dive).
-fn draw_lines(
+/// Where a segment's unit square goes: centred between `a` and `b`, turned along them,
+/// `width` thick.
+fn along(a: Vec2, b: Vec2, width: f32, z: f32) -> Transform {
+    Transform {
+        translation: a.midpoint(b).extend(z),
+        rotation: Quat::from_rotation_z((b - a).to_angle()),
+        scale: Vec3::new(a.distance(b).max(1e-3), width, 1.0),
+    }
+}
+
+fn give_lines_a_look(
     mut commands: Commands,
-    lines: Query<(Entity, &Line, &Collider), Or<(Added<Line>, Changed<Collider>)>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    lines: Query<
+        (Entity, &Collider, Option<&Line>, Option<&PieceColor>),
+        Or<(Added<Line>, Added<Piece>)>,
+    >,
 ) {
-    for (entity, line, collider) in &lines {
+    for (entity, collider, line, piece) in &lines {
+        let Collider::Segment { a, b } = *collider else {
+            continue;
+        };
+        let color = line.map(|l| l.color).or(piece.map(|p| p.0)).unwrap_or(TEXT);
+        let look = commands
+            .spawn((
+                Look,
+                unit_square(),
+                MeshMaterial2d(materials.add(ColorMaterial::from_color(color))),
+                along(a, b, LINE_WIDTH, 0.0),
+            ))
+            .id();
+        commands
+            .entity(entity)
+            .insert(Visibility::Visible)
+            .add_child(look);
+    }
+}
+
+/// Raise and dive change a line's endpoints: its square follows.
+fn follow_colliders(
+    lines: Query<(&Collider, &Children), Changed<Collider>>,
+    mut looks: Query<&mut Transform, With<Look>>,
+) {
+    for (collider, children) in &lines {
         if let Collider::Segment { a, b } = *collider {
-            commands
-                .entity(entity)
-                .insert((line_shape(a, b, line.color), Visibility::Visible));
+            for &child in children {
+                if let Ok(mut transform) = looks.get_mut(child) {
+                    *transform = along(a, b, LINE_WIDTH, 0.0);
+                }
+            }
         }
     }
 }
 
-fn fade_pieces(mut pieces: Query<(&Falling, &Line, &Collider, &mut Shape)>) {
-    for (falling, line, collider, mut shape) in &mut pieces {
-        if let Collider::Segment { a, b } = *collider {
-            let alpha = (falling.0 / PIECE_LIFETIME).clamp(0.0, 1.0);
-            *shape = line_shape(a, b, line.color.with_alpha(alpha));
+/// The material of a line's or piece's look.
+fn look_material(
+    children: &Children,
+    looks: &Query<&MeshMaterial2d<ColorMaterial>, With<Look>>,
+) -> Option<AssetId<ColorMaterial>> {
+    children
+        .iter()
+        .find_map(|child| looks.get(child).ok())
+        .map(|m| m.0.id())
+}
+
+fn fade_pieces(
+    pieces: Query<(&Piece, &PieceColor, &Children)>,
+    looks: Query<&MeshMaterial2d<ColorMaterial>, With<Look>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (piece, color, children) in &pieces {
+        if let Some(id) = look_material(children, &looks)
+            && let Some(mut material) = materials.get_mut(id)
+        {
+            let alpha = (piece.0 / PIECE_LIFETIME).clamp(0.0, 1.0);
+            material.color = color.0.with_alpha(alpha);
         }
     }
 }
 
+/// A line about to leave the field uncut flashes (not the red ones: letting them go is right).
+fn flash_leaving(
+    time: Res<Time<Real>>,
+    lines: Query<(&Line, &Transform, &Velocity, &Children)>,
+    looks: Query<&MeshMaterial2d<ColorMaterial>, With<Look>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    let blink = (time.elapsed_secs() * 10.0).sin() > 0.0;
+    for (line, transform, velocity, children) in &lines {
+        if line.forbidden {
+            continue;
+        }
+        let p = transform.translation.truncate();
+        // Its centre within `LEAVING_FLASH` of an edge, or past it, on its way out.
+        let near_edge = (p.abs() - FIELD).max_element() > -LEAVING_FLASH;
+        let leaving = near_edge && p.dot(velocity.0) > 0.0;
+        let color = if leaving && blink {
+            Color::WHITE
+        } else {
+            line.color
+        };
+        if let Some(id) = look_material(children, &looks)
+            && materials.get(id).is_some_and(|m| m.color != color)
+            && let Some(mut material) = materials.get_mut(id)
+        {
+            material.color = color;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Effects: the blade's trail, sparks and a flash at each cut, the score popping up, and a
+// short slow motion with a screen shake on big combos.
+
+struct EffectsPlugin;
+
+impl Plugin for EffectsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Drama>()
+            .add_systems(Startup, spawn_trail)
+            .add_systems(
+                Update,
+                (
+                    draw_trail,
+                    effects_of_cuts,
+                    (move_sparks, grow_flashes, rise_popups),
+                    slow_motion_and_shake,
+                )
+                    .chain(),
+            );
+    }
+}
+
+/// One segment of the trail (the `k`-th from the pointer).
+#[derive(Component)]
+struct TrailSegment(usize);
+
+fn spawn_trail(mut commands: Commands, mut materials: ResMut<Assets<ColorMaterial>>) {
+    for k in 0..TRAIL_SEGMENTS {
+        commands.spawn((
+            TrailSegment(k),
+            unit_square(),
+            MeshMaterial2d(materials.add(ColorMaterial::from_color(TRAIL_COLOR))),
+            Transform::from_xyz(0.0, 0.0, 5.0),
+            Visibility::Hidden,
+        ));
+    }
+}
+
+/// The trail fades and thins along its length, from the pointer back.
 fn draw_trail(
     trail: Res<Trail>,
-    mut shape: Query<(&mut Shape, &mut Visibility), With<TrailShape>>,
+    mut segments: Query<(
+        &TrailSegment,
+        &mut Transform,
+        &mut Visibility,
+        &MeshMaterial2d<ColorMaterial>,
+    )>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
-    let Ok((mut shape, mut visibility)) = shape.single_mut() else {
-        return;
-    };
-    if !trail.is_changed() {
-        return;
+    let points = &trail.0;
+    for (segment, mut transform, mut visibility, material) in &mut segments {
+        // Segment k joins the k-th and (k+1)-th newest points.
+        let n = points.len();
+        let shown = segment.0 + 1 < n;
+        visibility.set_if_neq(if shown {
+            Visibility::Visible
+        } else {
+            Visibility::Hidden
+        });
+        if !shown {
+            continue;
+        }
+        let (newer, older) = (points[n - 1 - segment.0], points[n - 2 - segment.0]);
+        let fresh = 1.0 - (older.1 / TRAIL_SECONDS).clamp(0.0, 1.0);
+        let width = 1.0 + (TRAIL_WIDTH - 1.0) * fresh;
+        *transform = along(older.0, newer.0, width, 5.0);
+        if let Some(mut material) = materials.get_mut(&material.0) {
+            material.color = TRAIL_COLOR.with_alpha(0.9 * fresh);
+        }
     }
-    let drawn = trail.0.len() >= 2 && trail.0.iter().any(|(p, _)| *p != trail.0[0].0);
-    visibility.set_if_neq(if drawn {
-        Visibility::Inherited
-    } else {
-        Visibility::Hidden
-    });
-    if !drawn {
-        return;
-    }
-    let mut path = ShapePath::new().move_to(trail.0[0].0);
-    for (p, _) in &trail.0[1..] {
-        path = path.line_to(*p);
-    }
-    let mut stroke = Stroke::new(Color::srgba(0.85, 0.95, 1.0, 0.8), 5.0);
-    stroke.options = stroke
-        .options
-        .with_line_cap(LineCap::Round)
-        .with_line_join(LineJoin::Round);
-    *shape = ShapeBuilder::with(&path).stroke(stroke).build();
 }
 
-fn sparks_from_cuts(mut commands: Commands, mut cuts: MessageReader<Cut>, mut game: ResMut<Game>) {
+/// A spark flying from a cut.
+#[derive(Component)]
+struct Spark {
+    velocity: Vec2,
+    life: f32,
+}
+
+/// The disc at a cut point, growing and fading.
+#[derive(Component)]
+struct Flash(f32);
+
+/// The points of a cut, rising from where it was.
+#[derive(Component)]
+struct Popup(f32);
+
+/// Slow motion and screen shake left, in real seconds.
+#[derive(Resource, Default)]
+struct Drama {
+    slow: f32,
+    shake: f32,
+    /// A small random stream for the shake (not the game's: effects never change the lines).
+    noise: u32,
+}
+
+fn effects_of_cuts(
+    mut commands: Commands,
+    mut cuts: MessageReader<Cut>,
+    mut drama: ResMut<Drama>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
     for cut in cuts.read() {
-        let color = if cut.forbidden {
+        let hot = if cut.forbidden {
             Color::srgb(1.0, 0.25, 0.2)
         } else {
-            Color::srgb(1.0, 0.9, 0.5)
+            Color::srgb(1.0, 0.92, 0.6)
         };
         commands.spawn((
-            Flash {
-                life: FLASH_LIFETIME,
-                color,
-            },
+            Flash(FLASH_LIFETIME),
             ShapeBuilder::with(&shapes::Circle {
                 radius: 10.0,
                 center: Vec2::ZERO,
             })
-            .fill(color)
+            .fill(Color::WHITE)
             .build(),
+            MeshMaterial2d(materials.add(ColorMaterial::from_color(hot))),
             Transform::from_translation(cut.point.extend(4.5)),
         ));
-        // Bigger combos, more sparks.
-        let count = 8 + (cut.points.max(0) / 10).min(10) as usize;
+        // Sparks along the cut: thrown on the blade's way and back along the line's colour.
+        let way = cut.blade_velocity.normalize_or(Vec2::Y);
+        let count = 10 + 3 * cut.combo.min(6) as usize;
         for k in 0..count {
-            let angle = cut.direction.to_angle() + (k as f32 - count as f32 / 2.0) * 0.2;
-            let speed = 260.0 + 40.0 * (k % 4) as f32;
-            let velocity = Vec2::from_angle(angle) * speed * if k % 2 == 0 { 1.0 } else { 0.6 };
+            let spread = (k as f32 / count as f32 - 0.5) * 1.6;
+            let forward = k % 3 != 0;
+            let direction = Vec2::from_angle(spread).rotate(if forward { way } else { -way });
+            let speed = if forward { 320.0 } else { 160.0 } + 30.0 * (k % 4) as f32;
+            let color = if k % 2 == 0 { hot } else { cut.color };
             commands.spawn((
                 Spark {
-                    velocity,
-                    life: 0.35,
+                    velocity: direction * speed,
+                    life: SPARK_LIFETIME,
                 },
-                ShapeBuilder::with(&shapes::Line(Vec2::ZERO, velocity.normalize() * 10.0))
-                    .stroke((color, 3.0))
-                    .build(),
-                Transform::from_translation(cut.point.extend(4.0)),
+                unit_square(),
+                MeshMaterial2d(materials.add(ColorMaterial::from_color(color))),
+                along(Vec2::ZERO, direction * 10.0, 2.5, 4.0)
+                    .with_translation(cut.point.extend(4.0)),
             ));
         }
-        // Keep the random stream moving with play, so each game differs.
-        game.seed = game.seed.rotate_left(7) ^ u64::from(cut.point.x.to_bits());
-    }
-}
-
-fn fade_flashes(
-    mut commands: Commands,
-    time: Res<Time>,
-    mut flashes: Query<(Entity, &mut Flash, &mut Shape, &mut Transform)>,
-) {
-    for (entity, mut flash, mut shape, mut transform) in &mut flashes {
-        flash.life -= time.delta_secs();
-        if flash.life <= 0.0 {
-            commands.entity(entity).despawn();
-            continue;
+        // The points, where the cut was.
+        let (text, color) = if cut.forbidden {
+            (format!("{}", cut.points), Color::srgb(1.0, 0.3, 0.3))
+        } else if cut.combo >= BIG_COMBO {
+            (format!("+{}  combo x{}", cut.points, cut.combo), hot)
+        } else {
+            (format!("+{}", cut.points), TEXT)
+        };
+        commands.spawn((
+            Popup(POPUP_LIFETIME),
+            Text2d::new(text),
+            TextFont {
+                font_size: FontSize::Px(if cut.combo >= BIG_COMBO { 30.0 } else { 22.0 }),
+                ..default()
+            },
+            TextColor(color),
+            Transform::from_translation((cut.point + Vec2::new(0.0, 18.0)).extend(6.0)),
+        ));
+        if cut.combo >= BIG_COMBO {
+            drama.slow = SLOW_MOTION_SECONDS;
+            drama.shake = SHAKE_SECONDS;
         }
-        let left = flash.life / FLASH_LIFETIME;
-        transform.scale = Vec3::splat(1.0 + 2.5 * (1.0 - left));
-        shape.fill = Some(Fill::color(flash.color.with_alpha(0.9 * left)));
     }
 }
 
 fn move_sparks(
     mut commands: Commands,
     time: Res<Time>,
-    mut sparks: Query<(Entity, &mut Spark, &mut Transform)>,
+    mut sparks: Query<(
+        Entity,
+        &mut Spark,
+        &mut Transform,
+        &MeshMaterial2d<ColorMaterial>,
+    )>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
     let dt = time.delta_secs();
-    for (entity, mut spark, mut transform) in &mut sparks {
+    for (entity, mut spark, mut transform, material) in &mut sparks {
         spark.life -= dt;
-        transform.translation += (spark.velocity * dt).extend(0.0);
-        spark.velocity *= 0.9;
         if spark.life <= 0.0 {
             commands.entity(entity).despawn();
+            continue;
+        }
+        transform.translation += (spark.velocity * dt).extend(0.0);
+        spark.velocity *= 0.92;
+        if let Some(mut material) = materials.get_mut(&material.0) {
+            material.color.set_alpha(spark.life / SPARK_LIFETIME);
         }
     }
 }
 
-fn hud(
-    game: Res<Game>,
-    mut hud: Query<&mut Text, (With<Hud>, Without<Banner>)>,
-    mut banner: Query<&mut Text, (With<Banner>, Without<Hud>)>,
-) {
-    if let Ok(mut text) = hud.single_mut() {
-        let combo = if game.combo > 1 {
-            format!("   combo x{}", game.combo)
-        } else {
-            String::new()
-        };
-        **text = format!(
-            "score {}   best {}   wave {}   lives {}{}",
-            game.score,
-            game.best.max(game.score),
-            game.wave + 1,
-            game.lives,
-            combo
-        );
-    }
-    if let Ok(mut text) = banner.single_mut() {
-        **text = if game.over {
-            format!(
-                "game over\nscore {}   best {}\nclick or press R to play again",
-                game.score,
-                game.best.max(game.score)
-            )
-        } else {
-            String::new()
-        };
-    }
-}
-
-fn log_final_score(mut exits: MessageReader<AppExit>, game: Res<Game>) {
-    if exits.read().next().is_some() {
-        info!("final score: {}", game.score);
-        info!("cuts: {}", game.cuts);
-    }
-}
-
-/// Stress mode (`CUT_THE_LINE_LINES=n`): keep `n` lines on screen and measure (off at 0).
-#[derive(Resource, Default)]
-struct Stress {
-    lines: usize,
-    frame_ms: Vec<f32>,
-    sweep_ms: Vec<f32>,
-    on_screen: Vec<usize>,
-}
-
-impl Stress {
-    /// Stress mode if `CUT_THE_LINE_LINES` is set (`lines == 0` means off).
-    fn from_env() -> Self {
-        Self {
-            lines: std::env::var("CUT_THE_LINE_LINES")
-                .ok()
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(0),
-            ..default()
-        }
-    }
-}
-
-fn stress_mode(stress: Res<Stress>) -> bool {
-    stress.lines > 0
-}
-
-fn stress(
+fn grow_flashes(
     mut commands: Commands,
-    stress: Res<Stress>,
-    mut game: ResMut<Game>,
-    book: Option<Res<WaveBook>>,
-    lines: Query<(), With<Line>>,
+    time: Res<Time>,
+    mut flashes: Query<(
+        Entity,
+        &mut Flash,
+        &mut Transform,
+        &MeshMaterial2d<ColorMaterial>,
+    )>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
-    game.lives = 99;
-    let Some(wave) = book.and_then(|b| b.waves.last().cloned()) else {
-        return;
-    };
-    for _ in lines.iter().count()..stress.lines {
-        // Anywhere on screen, not only at the edges, so that all of them are in view.
-        let at = Vec2::new(
-            (game.random() * 2.0 - 1.0) * FIELD.x,
-            (game.random() * 2.0 - 1.0) * FIELD.y,
-        );
-        commands
-            .spawn(rules::new_line(&mut game, &wave, 1.0))
-            .insert(Transform::from_translation(at.extend(0.0)));
+    for (entity, mut flash, mut transform, material) in &mut flashes {
+        flash.0 -= time.delta_secs();
+        if flash.0 <= 0.0 {
+            commands.entity(entity).despawn();
+            continue;
+        }
+        let left = flash.0 / FLASH_LIFETIME;
+        transform.scale = Vec3::splat(1.0 + 2.5 * (1.0 - left));
+        if let Some(mut material) = materials.get_mut(&material.0) {
+            material.color.set_alpha(0.9 * left);
+        }
     }
 }
 
-fn measure(
-    mut stress: ResMut<Stress>,
-    time: Res<Time<Real>>,
-    stats: Res<SweepStats>,
-    lines: Query<&Transform, With<Line>>,
+fn rise_popups(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut popups: Query<(Entity, &mut Popup, &mut Transform, &mut TextColor)>,
 ) {
-    let frame = time.delta_secs() * 1000.0;
-    let sweep = stats.elapsed.as_secs_f32() * 1000.0;
-    let count = lines
-        .iter()
-        .filter(|t| t.translation.truncate().abs().cmple(FIELD).all())
-        .count();
-    stress.frame_ms.push(frame);
-    stress.sweep_ms.push(sweep);
-    stress.on_screen.push(count);
+    for (entity, mut popup, mut transform, mut color) in &mut popups {
+        popup.0 -= time.delta_secs();
+        if popup.0 <= 0.0 {
+            commands.entity(entity).despawn();
+            continue;
+        }
+        transform.translation.y += 60.0 * time.delta_secs();
+        color.0.set_alpha((popup.0 / POPUP_LIFETIME).min(1.0));
+    }
 }
 
-fn log_measurements(
-    mut exits: MessageReader<AppExit>,
-    stress: Res<Stress>,
-    diagnostics: Res<DiagnosticsStore>,
+/// Big combos: time runs slower for a moment and the camera shakes, both easing out.
+fn slow_motion_and_shake(
+    real: Res<Time<Real>>,
+    mut virtual_time: ResMut<Time<Virtual>>,
+    mut drama: ResMut<Drama>,
+    mut camera: Query<&mut Transform, With<Camera2d>>,
+    screen: Res<State<Screen>>,
 ) {
-    if exits.read().next().is_none() {
-        return;
+    let dt = real.delta_secs();
+    drama.slow = (drama.slow - dt).max(0.0);
+    drama.shake = (drama.shake - dt).max(0.0);
+    let playing = *screen.get() == Screen::Playing;
+    let speed = if playing && drama.slow > 0.0 {
+        SLOW_MOTION_SPEED
+    } else {
+        1.0
+    };
+    if virtual_time.relative_speed() != speed {
+        virtual_time.set_relative_speed(speed);
     }
-    let median = |values: &[f32]| {
-        let mut v = values.to_vec();
-        v.sort_by(f32::total_cmp);
-        v.get(v.len() / 2).copied().unwrap_or(0.0)
+    let Ok(mut camera) = camera.single_mut() else {
+        return;
     };
-    // Skip the first second of start-up frames.
-    let skip = stress.frame_ms.len().min(30);
-    let frames = &stress.frame_ms[skip..];
-    let sweeps = &stress.sweep_ms[skip..];
-    let lines = &stress.on_screen[skip..];
-    info!(
-        "stress: {} frames, lines on screen median {}, frame time median {:.2} ms, sweep per tick median {:.3} ms (max {:.3} ms)",
-        frames.len(),
-        lines.get(lines.len() / 2).copied().unwrap_or(0),
-        median(frames),
-        median(sweeps),
-        sweeps.iter().copied().fold(0.0, f32::max)
-    );
-    // The same from Bevy's diagnostics (averages over their recent history).
-    let average = |path| {
-        diagnostics
-            .get(path)
-            .and_then(|d| d.average())
-            .unwrap_or(f64::NAN)
+    let offset = if playing && drama.shake > 0.0 {
+        // xorshift32 for the jitter.
+        let mut noise = drama.noise.max(1);
+        let mut next = || {
+            noise ^= noise << 13;
+            noise ^= noise >> 17;
+            noise ^= noise << 5;
+            (noise as f32 / u32::MAX as f32) * 2.0 - 1.0
+        };
+        let jitter = Vec2::new(next(), next());
+        drama.noise = noise;
+        jitter * SHAKE_PIXELS * (drama.shake / SHAKE_SECONDS)
+    } else {
+        Vec2::ZERO
     };
-    info!(
-        "diagnostics: frame_time average {:.2} ms, bevy_sweep/sweep_time average {:.3} ms",
-        average(&FrameTimeDiagnosticsPlugin::FRAME_TIME),
-        average(&SweepDiagnosticsPlugin::SWEEP_TIME)
-    );
+    camera.translation = offset.extend(camera.translation.z);
+}
+
+// ---------------------------------------------------------------------------------------
+// The best scores: loaded at start, saved when a round beats one.
+
+struct BestScorePlugin;
+
+impl Plugin for BestScorePlugin {
+    fn build(&self, app: &mut App) {
+        // Read before anything runs: the title screen shows them.
+        app.insert_resource(load_best())
+            .init_resource::<LastRound>()
+            .add_systems(OnEnter(Screen::Playing), give_the_round_its_best)
+            .add_systems(Update, record_best.before(log_rounds));
+    }
+}
+
+/// The best scores, and where they are kept (`None`: no data directory, kept for the run).
+#[derive(Resource)]
+struct Best {
+    scores: best::BestScores,
+    path: Option<std::path::PathBuf>,
+}
+
+/// The last round's result, and whether it set a new best.
+#[derive(Resource, Default)]
+struct LastRound(Option<RoundOver>, bool);
+
+fn load_best() -> Best {
+    let path = best::default_path();
+    let scores = match &path {
+        Some(path) => {
+            let (scores, warning) = best::load(path);
+            if let Some(warning) = warning {
+                warn!("{warning}");
+            }
+            scores
+        }
+        None => {
+            warn!("no data directory (HOME, XDG_DATA_HOME, APPDATA): best scores are not kept");
+            best::BestScores::default()
+        }
+    };
+    Best { scores, path }
+}
+
+fn give_the_round_its_best(best: Res<Best>, mode: Res<Mode>, mut game: ResMut<Game>) {
+    game.best = game.best.max(best.scores.of(*mode));
+}
+
+fn record_best(
+    mut rounds: MessageReader<RoundOver>,
+    mut best: ResMut<Best>,
+    mut last: ResMut<LastRound>,
+) {
+    for round in rounds.read() {
+        let better = best.scores.record(round.mode, round.score);
+        *last = LastRound(Some(*round), better);
+        if better && let Some(path) = &best.path {
+            // A failed write loses only the record, never the game.
+            if let Err(warning) = best::save(path, &best.scores) {
+                warn!("{warning}");
+            }
+        }
+    }
 }

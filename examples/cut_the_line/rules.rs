@@ -1,7 +1,8 @@
-//! The game's rules, without a window or a renderer: lines, the blade, cuts, score, waves.
+//! The game's rules, without a window or a renderer: the screens, the two modes, lines, the
+//! blade, cuts, score and waves.
 //!
-//! `main.rs` adds drawing and input on top; `tests/cut_the_line.rs` runs these rules in a
-//! headless App.
+//! `main.rs` adds input, drawing and effects on top; `tests/cut_the_line.rs` runs these rules
+//! in a headless App.
 
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
@@ -17,6 +18,16 @@ pub const PIECE_LIFETIME: f32 = 1.6;
 pub const COMBO_WINDOW: f32 = 0.6;
 /// Downward pull on pieces, pixels per second squared.
 pub const GRAVITY: f32 = 900.0;
+/// How long a round of *sixty seconds* lasts, in seconds.
+pub const ROUND_SECONDS: f32 = 60.0;
+/// Seconds that each cut of a combo of three or more adds in *sixty seconds*.
+pub const COMBO_BONUS_SECONDS: f32 = 1.0;
+/// Seconds that cutting a red line costs in *sixty seconds*.
+pub const FORBIDDEN_PENALTY_SECONDS: f32 = 5.0;
+/// Points of a forbidden cut (it also costs a life, or seconds).
+pub const FORBIDDEN_POINTS: i32 = -25;
+/// How much of the blade's velocity a cut piece takes.
+pub const BLADE_PUSH: f32 = 0.25;
 
 /// Collision layers: the blade only meets lines, lines do not meet each other.
 pub const BLADE_LAYER: u32 = 1 << 0;
@@ -72,22 +83,55 @@ pub struct WaveBook {
     pub waves: Vec<Wave>,
 }
 
+/// Which screen the game shows. The rules run only while [`Playing`](Screen::Playing).
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Screen {
+    /// The title and the controls; pick a mode.
+    #[default]
+    Title,
+    /// A round in play.
+    Playing,
+    /// The round stopped (`Esc`, or the window lost focus).
+    Paused,
+    /// The round is over: its score, the best, cuts, the longest combo and accuracy.
+    GameOver,
+}
+
+/// The rules of a round.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Lives: a line that leaves uncut, or a red line cut, costs one.
+    #[default]
+    Classic,
+    /// A clock of [`ROUND_SECONDS`]: combos of three or more add seconds, red lines take some.
+    SixtySeconds,
+}
+
+impl Mode {
+    /// The mode's name as shown and logged.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Classic => "classic",
+            Mode::SixtySeconds => "sixty seconds",
+        }
+    }
+}
+
 /// A line that can be cut.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct Line {
-    /// Cutting it costs a life.
+    /// Cutting it costs a life (or seconds).
     pub forbidden: bool,
-    /// A piece of a cut line (it does not count as a miss when it leaves).
-    pub piece: bool,
     /// Its colour (sRGB).
     pub color: Color,
     /// Local endpoint velocities (raise and dive), pixels per second.
     pub stretch: [Vec2; 2],
 }
 
-/// A piece falling away: seconds left before it vanishes.
+/// A piece of a cut line, falling away: seconds left before it vanishes. It can be cut
+/// again, and does not count as a miss when it leaves.
 #[derive(Component, Clone, Copy, Debug)]
-pub struct Falling(pub f32);
+pub struct Piece(pub f32);
 
 /// The pointer's blade, a point collider.
 #[derive(Component)]
@@ -102,34 +146,57 @@ pub struct BladeInput {
     pub held: bool,
 }
 
-/// A cut this tick, for effects (sparks) and tests.
+/// A cut this tick, for effects and tests.
 #[derive(Message, Clone, Copy, Debug)]
 pub struct Cut {
     /// Where, in world space.
     pub point: Vec2,
-    /// Which way the blade went through, as a unit vector.
-    pub direction: Vec2,
+    /// The blade's velocity relative to the line, pixels per second.
+    pub blade_velocity: Vec2,
     /// Points scored (negative for a forbidden line).
     pub points: i32,
+    /// Cuts in the combo so far, this one included (0 for a forbidden line).
+    pub combo: u32,
     /// The line was one that must not be cut.
     pub forbidden: bool,
+    /// The line's colour.
+    pub color: Color,
 }
 
-/// Score and progress.
-#[derive(Resource, Clone, Debug, Default)]
+/// A round ended: what the game-over screen shows and the log records.
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub struct RoundOver {
+    /// The round's mode.
+    pub mode: Mode,
+    /// Its score.
+    pub score: u32,
+    /// Lines cut.
+    pub cuts: u32,
+    /// The longest combo.
+    pub longest_combo: u32,
+    /// Lines cut among the lines that were cut or left uncut, in `[0, 1]`.
+    pub accuracy: f32,
+}
+
+/// Score and progress of the round.
+#[derive(Resource, Clone, Debug)]
 pub struct Game {
     /// Current score.
     pub score: u32,
-    /// Best score this session.
+    /// Best score of the mode, from earlier rounds (the saved one included).
     pub best: u32,
-    /// Lives left.
+    /// Lives left (classic).
     pub lives: u32,
+    /// Seconds left (sixty seconds).
+    pub time_left: f32,
     /// Lines cut (all cuts).
     pub cuts: u32,
     /// Lines that left uncut.
     pub misses: u32,
     /// Cuts in the current combo.
     pub combo: u32,
+    /// The longest combo of the round.
+    pub longest_combo: u32,
     /// Seconds since the last cut.
     pub since_cut: f32,
     /// Wave number (0-based, keeps counting after the book repeats).
@@ -138,18 +205,34 @@ pub struct Game {
     pub spawned: u32,
     /// Seconds until the next line.
     pub next_line: f32,
-    /// The game is over (waiting for a restart).
-    pub over: bool,
-    /// The first game has been set up.
-    pub started: bool,
     /// Random state.
     pub seed: u64,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Self {
+            score: 0,
+            best: 0,
+            lives: 3,
+            time_left: ROUND_SECONDS,
+            cuts: 0,
+            misses: 0,
+            combo: 0,
+            longest_combo: 0,
+            since_cut: 0.0,
+            wave: 0,
+            spawned: 0,
+            next_line: 0.5,
+            seed: 1,
+        }
+    }
 }
 
 impl Game {
     /// A random number in `[0, 1)`.
     pub fn random(&mut self) -> f32 {
-        // xorshift64*: deterministic and good enough for a game.
+        // xorshift64*: deterministic from the seed and good enough for a game.
         self.seed ^= self.seed >> 12;
         self.seed ^= self.seed << 25;
         self.seed ^= self.seed >> 27;
@@ -159,13 +242,20 @@ impl Game {
     fn range(&mut self, (lo, hi): (f32, f32)) -> f32 {
         lo + (hi - lo) * self.random()
     }
+
+    /// Lines cut among the lines that were cut or left uncut, in `[0, 1]` (1 before any).
+    pub fn accuracy(&self) -> f32 {
+        let seen = self.cuts + self.misses;
+        if seen == 0 {
+            1.0
+        } else {
+            self.cuts as f32 / seen as f32
+        }
+    }
 }
 
-/// Restart: clear the field, reset the score (keeping the best).
-#[derive(Message, Clone, Copy, Debug, Default)]
-pub struct Restart;
-
-/// The rules. Needs [`SweepPlugin`] and a [`WaveBook`] resource (`main.rs` loads it).
+/// The rules. Needs [`SweepPlugin`], Bevy's states and a [`WaveBook`] resource (`main.rs`
+/// loads it).
 pub struct RulesPlugin {
     /// Spawn waves (tests turn this off and place lines themselves).
     pub waves: bool,
@@ -173,18 +263,47 @@ pub struct RulesPlugin {
 
 impl Plugin for RulesPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<BladeInput>()
+        let playing = in_state(Screen::Playing);
+        app.init_state::<Screen>()
+            .init_resource::<BladeInput>()
             .init_resource::<Game>()
+            .init_resource::<Mode>()
             .add_message::<Cut>()
-            .add_message::<Restart>()
+            .add_message::<RoundOver>()
             .add_systems(Startup, spawn_blade)
+            // A round starts from the title or after the last one; not after a pause.
+            .add_systems(OnExit(Screen::Title), new_round)
+            .add_systems(OnExit(Screen::GameOver), new_round)
+            .add_systems(OnExit(Screen::Playing), sheathe_blade)
+            // A pause stops the game's clock: no tick runs, nothing moves.
+            .add_systems(
+                OnEnter(Screen::Paused),
+                |mut time: ResMut<Time<Virtual>>| time.pause(),
+            )
+            .add_systems(OnExit(Screen::Paused), |mut time: ResMut<Time<Virtual>>| {
+                time.unpause();
+            })
             .add_systems(
                 FixedUpdate,
-                (restart, move_blade, stretch_lines, fall, leave_field).chain(),
+                (
+                    move_blade,
+                    stretch_lines,
+                    fall,
+                    leave_field,
+                    run_clock,
+                    end_round,
+                )
+                    .chain()
+                    .run_if(playing.clone()),
             )
-            .add_systems(FixedPostUpdate, cut_lines.after(SweepSystems::Report));
+            .add_systems(
+                FixedPostUpdate,
+                cut_lines
+                    .after(SweepSystems::Report)
+                    .run_if(playing.clone()),
+            );
         if self.waves {
-            app.add_systems(FixedUpdate, spawn_waves.after(restart));
+            app.add_systems(FixedUpdate, spawn_waves.before(move_blade).run_if(playing));
         }
     }
 }
@@ -198,30 +317,32 @@ fn spawn_blade(mut commands: Commands) {
     ));
 }
 
-/// Resets the game when asked (and at the first tick).
-fn restart(
+/// Clears the field and the score for a new round of the chosen mode (keeping the best and
+/// the random stream).
+pub fn new_round(
     mut commands: Commands,
-    mut requests: MessageReader<Restart>,
     mut game: ResMut<Game>,
+    mode: Res<Mode>,
     book: Option<Res<WaveBook>>,
-    lines: Query<Entity, With<Line>>,
+    lines: Query<Entity, Or<(With<Line>, With<Piece>)>>,
 ) {
-    if requests.read().count() == 0 && game.started {
-        return;
-    }
+    info!("new round: {}", mode.name());
     for line in &lines {
         commands.entity(line).despawn();
     }
-    let best = game.best.max(game.score);
-    let seed = game.seed.max(1);
     *game = Game {
-        best,
+        best: game.best,
         lives: book.map_or(3, |b| b.lives),
-        seed,
-        next_line: 0.5,
-        started: true,
+        seed: game.seed.max(1),
         ..Game::default()
     };
+}
+
+/// Out of play, the blade cuts nothing.
+fn sheathe_blade(mut blade: Query<&mut CollisionLayers, With<Blade>>) {
+    for mut layers in &mut blade {
+        *layers = CollisionLayers::NONE;
+    }
 }
 
 /// The blade follows the pointer; it cuts only while the button is held, and a press starts
@@ -229,28 +350,26 @@ fn restart(
 fn move_blade(
     mut commands: Commands,
     input: Res<BladeInput>,
-    game: Res<Game>,
     mut blade: Query<(Entity, &mut Transform, &mut CollisionLayers), With<Blade>>,
 ) {
     let Ok((entity, mut transform, mut layers)) = blade.single_mut() else {
         return;
     };
     transform.translation = input.position.extend(0.0);
-    let cutting = input.held && !game.over;
-    let wanted = if cutting {
+    let wanted = if input.held {
         CollisionLayers::new(BLADE_LAYER, LINE_LAYER)
     } else {
         CollisionLayers::NONE
     };
     if *layers != wanted {
-        if cutting {
+        if input.held {
             commands.entity(entity).insert(Teleport);
         }
         *layers = wanted;
     }
 }
 
-/// Raise and dive: the local endpoints move, bouncing between a third and twice the length.
+/// Raise and dive: the local endpoints move, bouncing between 40 and 520 pixels apart.
 fn stretch_lines(time: Res<Time>, mut lines: Query<(&mut Line, &mut Collider)>) {
     let dt = time.delta_secs();
     for (mut line, mut collider) in &mut lines {
@@ -274,48 +393,85 @@ fn stretch_lines(time: Res<Time>, mut lines: Query<(&mut Line, &mut Collider)>) 
 fn fall(
     mut commands: Commands,
     time: Res<Time>,
-    mut pieces: Query<(Entity, &mut Falling, &mut Velocity)>,
+    mut pieces: Query<(Entity, &mut Piece, &mut Velocity)>,
 ) {
     let dt = time.delta_secs();
-    for (entity, mut falling, mut velocity) in &mut pieces {
-        falling.0 -= dt;
+    for (entity, mut piece, mut velocity) in &mut pieces {
+        piece.0 -= dt;
         velocity.0.y -= GRAVITY * dt;
-        if falling.0 <= 0.0 {
+        if piece.0 <= 0.0 {
             commands.entity(entity).despawn();
         }
     }
 }
 
-/// Lines that have left the field are gone; an uncut line that leaves is a miss.
+/// How far past the edge of the field a line's centre may go before it has left: its
+/// longest reach from the centre, and a margin.
+pub fn reach(collider: &Collider) -> f32 {
+    match *collider {
+        Collider::Segment { a, b } => a.length().max(b.length()) + 40.0,
+        _ => 40.0,
+    }
+}
+
+/// Lines that have left the field are gone; an uncut line that leaves is a miss (a life, in
+/// classic).
 fn leave_field(
     mut commands: Commands,
     mut game: ResMut<Game>,
-    lines: Query<(Entity, &Line, &Transform, &Velocity, &Collider)>,
+    mode: Res<Mode>,
+    lines: Query<
+        (Entity, &Transform, &Velocity, &Collider, Option<&Line>),
+        Or<(With<Line>, With<Piece>)>,
+    >,
 ) {
-    for (entity, line, transform, velocity, collider) in &lines {
+    for (entity, transform, velocity, collider, line) in &lines {
         let p = transform.translation.truncate();
-        let reach = match *collider {
-            Collider::Segment { a, b } => a.length().max(b.length()),
-            _ => 0.0,
-        };
-        let outside = p.abs().cmpgt(FIELD + Vec2::splat(reach + 40.0)).any();
+        let outside = p.abs().cmpgt(FIELD + Vec2::splat(reach(collider))).any();
         let leaving = p.dot(velocity.0) > 0.0;
         if outside && leaving {
             commands.entity(entity).despawn();
-            if !line.piece && !line.forbidden && !game.over {
+            if line.is_some_and(|l| !l.forbidden) {
                 game.misses += 1;
-                game.lives = game.lives.saturating_sub(1);
-                if game.lives == 0 {
-                    end_game(&mut game);
+                if *mode == Mode::Classic {
+                    game.lives = game.lives.saturating_sub(1);
                 }
             }
         }
     }
 }
 
-fn end_game(game: &mut Game) {
-    game.over = true;
+/// The clock of *sixty seconds*.
+fn run_clock(time: Res<Time>, mode: Res<Mode>, mut game: ResMut<Game>) {
+    if *mode == Mode::SixtySeconds {
+        game.time_left = (game.time_left - time.delta_secs()).max(0.0);
+    }
+}
+
+/// The round ends when the lives or the seconds run out.
+fn end_round(
+    mode: Res<Mode>,
+    mut game: ResMut<Game>,
+    mut next: ResMut<NextState<Screen>>,
+    mut over: MessageWriter<RoundOver>,
+) {
+    let out = match *mode {
+        Mode::Classic => game.lives == 0,
+        Mode::SixtySeconds => game.time_left <= 0.0,
+    };
+    // (Two ticks in one frame: the screen changes only at the next frame; end it once.)
+    if !out || matches!(*next, NextState::Pending(Screen::GameOver)) {
+        return;
+    }
     game.best = game.best.max(game.score);
+    over.write(RoundOver {
+        mode: *mode,
+        score: game.score,
+        cuts: game.cuts,
+        longest_combo: game.longest_combo,
+        accuracy: game.accuracy(),
+    });
+    next.set(Screen::GameOver);
 }
 
 /// Spawns the lines of the current wave from the edges.
@@ -326,7 +482,7 @@ fn spawn_waves(
     mut game: ResMut<Game>,
 ) {
     let Some(book) = book else { return };
-    if game.over || book.waves.is_empty() {
+    if book.waves.is_empty() {
         return;
     }
     game.next_line -= time.delta_secs();
@@ -399,7 +555,6 @@ pub fn new_line(game: &mut Game, wave: &Wave, faster: f32) -> impl Bundle {
     (
         Line {
             forbidden,
-            piece: false,
             color,
             stretch,
         },
@@ -411,16 +566,26 @@ pub fn new_line(game: &mut Game, wave: &Wave, faster: f32) -> impl Bundle {
     )
 }
 
-/// Every line the blade crossed this tick is cut in two at the crossing.
+/// Every line the blade crossed this tick is cut in two at the crossing; the pieces fly
+/// apart, pushed along the blade's way and spun by it.
 pub fn cut_lines(
     mut commands: Commands,
     mut events: MessageReader<CollisionEvent>,
     mut cuts: MessageWriter<Cut>,
     mut game: ResMut<Game>,
+    mode: Res<Mode>,
     time: Res<Time>,
     input: Res<BladeInput>,
     blade: Query<Entity, With<Blade>>,
-    lines: Query<(&Line, &Collider, &Transform, &Velocity, &AngularVelocity)>,
+    lines: Query<(
+        Option<&Line>,
+        Option<&Piece>,
+        &Collider,
+        &Transform,
+        &Velocity,
+        &AngularVelocity,
+    )>,
+    colors: Query<&PieceColor>,
 ) {
     game.since_cut += time.delta_secs();
     if !input.held || game.since_cut > COMBO_WINDOW {
@@ -434,17 +599,21 @@ pub fn cut_lines(
         };
         if !matches!(hit.kind, CollisionKind::Crossed | CollisionKind::Started)
             || done.contains(&hit.other)
-            || game.over
         {
             continue;
         }
-        let Ok((line, collider, transform, velocity, spin)) = lines.get(hit.other) else {
+        let Ok((line, piece, collider, transform, velocity, spin)) = lines.get(hit.other) else {
             continue;
         };
         let Collider::Segment { a, b } = *collider else {
             continue;
         };
         done.push(hit.other);
+        let forbidden = line.is_some_and(|l| l.forbidden);
+        let color = line
+            .map(|l| l.color)
+            .or_else(|| colors.get(hit.other).ok().map(|c| c.0))
+            .unwrap_or(Color::WHITE);
         // Where the blade crossed the line, as a fraction of it, and the line now.
         let along = hit.other_along.unwrap_or(0.5);
         let (wa, wb) = (
@@ -453,50 +622,68 @@ pub fn cut_lines(
         );
         let cut_at = wa.lerp(wb, along);
         commands.entity(hit.other).despawn();
-        let direction = (-hit.relative_velocity).normalize_or(Vec2::Y);
-        let points = if line.forbidden {
-            game.lives = game.lives.saturating_sub(1);
-            if game.lives == 0 {
-                end_game(&mut game);
+        let points = if forbidden {
+            game.combo = 0;
+            match *mode {
+                Mode::Classic => game.lives = game.lives.saturating_sub(1),
+                Mode::SixtySeconds => {
+                    game.time_left = (game.time_left - FORBIDDEN_PENALTY_SECONDS).max(0.0);
+                }
             }
-            -25
+            FORBIDDEN_POINTS
         } else {
             game.combo += 1;
+            game.longest_combo = game.longest_combo.max(game.combo);
+            if *mode == Mode::SixtySeconds && game.combo >= 3 {
+                game.time_left += COMBO_BONUS_SECONDS;
+            }
             let points = 10 * game.combo;
             game.score += points;
             points as i32
         };
-        game.cuts += 1;
+        // A piece cut again is not a line more: it scores, but counts once in accuracy.
+        if piece.is_none() {
+            game.cuts += 1;
+        }
         game.since_cut = 0.0;
+        // The blade's velocity relative to the line (pixels per second).
+        let blade_velocity = hit.relative_velocity;
         cuts.write(Cut {
             point: hit.point,
-            direction,
+            blade_velocity,
             points,
-            forbidden: line.forbidden,
+            combo: if forbidden { 0 } else { game.combo },
+            forbidden,
+            color,
         });
-        // The two pieces keep the line's motion, pushed apart across the cut.
-        let normal = (wb - wa).perp().normalize_or(Vec2::Y);
+        // The two pieces keep the line's motion, are pushed apart across the cut and along
+        // the blade's way, and spin the way the blade turned them.
+        let tangent = (wb - wa).normalize_or(Vec2::X);
+        let normal = tangent.perp();
+        let push = blade_velocity * BLADE_PUSH;
         for (k, (p, q)) in [(wa, cut_at), (cut_at, wb)].into_iter().enumerate() {
             if p.distance(q) < SHORTEST_PIECE {
                 continue;
             }
             let side = if k == 0 { -1.0 } else { 1.0 };
             let center = p.midpoint(q);
-            let push = (q - p).normalize_or(Vec2::X) * side * 60.0 + normal * side * 40.0;
+            let apart = tangent * side * 60.0 + normal * side * 40.0;
+            // The blade pushes each piece at the cut end: it turns about its centre.
+            let lever = cut_at - center;
+            let turn = lever.perp_dot(push) / lever.length_squared().max(400.0);
             commands.spawn((
-                Line {
-                    forbidden: false,
-                    piece: true,
-                    color: line.color,
-                    stretch: [Vec2::ZERO; 2],
-                },
-                Falling(PIECE_LIFETIME),
+                Piece(PIECE_LIFETIME),
+                PieceColor(color),
                 Collider::segment(p - center, q - center),
                 CollisionLayers::new(LINE_LAYER, BLADE_LAYER),
                 Transform::from_translation(center.extend(0.0)),
-                Velocity(velocity.0 + push),
-                AngularVelocity(spin.0 + side * 3.0),
+                Velocity(velocity.0 + apart + push),
+                AngularVelocity(spin.0 + turn.clamp(-12.0, 12.0)),
             ));
         }
     }
 }
+
+/// A piece's colour (its line's).
+#[derive(Component, Clone, Copy, Debug)]
+pub struct PieceColor(pub Color);

@@ -1,6 +1,7 @@
 //! Scripted runs of the examples (used by `scripts/play_examples.sh`), from two environment
 //! variables: `EXAMPLE_SECONDS=n` quits after `n` seconds, and
-//! `EXAMPLE_SCREENSHOTS=t1:a.png,t2:b.png` saves screenshots at those times (in seconds).
+//! `EXAMPLE_SCREENSHOTS=t1:a.png,t2:b.png` saves screenshots at those times (in seconds of
+//! real time: a paused or slowed game clock does not delay them).
 //! Without them an example runs as usual.
 
 use bevy::prelude::*;
@@ -40,7 +41,7 @@ impl Plugin for ScriptedRun {
 
 fn run_script(
     mut commands: Commands,
-    time: Res<Time>,
+    time: Res<Time<Real>>,
     mut script: ResMut<Script>,
     mut exit: MessageWriter<AppExit>,
 ) {
