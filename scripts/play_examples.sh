@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Plays the examples as a person would, on a virtual X display with software rendering:
 # plays a whole round of cut_the_line with a real (xdotool) mouse and keyboard (title, swipes
-# at several speeds, game over, play again, pause, quit), records a few frames of one swipe as
-# a GIF, saves screenshots of the real window, and fails if the game panicked, logged an
-# error, or its log shows no cuts, no game over, no second round or no saved best score; then
-# runs the demos.
+# at several speeds, game over, play again, pause, quit), saves screenshots of the real
+# window, and fails if the game panicked, logged an error, or its log shows no cuts, no game
+# over, no second round or no saved best score; then runs the demos. (The README's GIF is
+# recorded by scripts/record_gif.sh.)
 #
 #   bash scripts/play_examples.sh            # after `cargo build --examples`
 #
@@ -21,8 +21,7 @@ fi
 set -m
 export BEVY_ASSET_ROOT="$PWD"
 log=$(mktemp)
-frames=$(mktemp -d)
-trap 'rm -rf "$frames" "$log"' EXIT
+trap 'rm -f "$log"' EXIT
 
 # check_errors NAME: fails if the app logged an error (Bevy's log lines say " ERROR ").
 check_errors() {
@@ -39,7 +38,7 @@ check_errors() {
 # The lines are repeatable (a fixed seed); the best scores go to a scratch folder.
 data=$(mktemp -d)
 CUT_THE_LINE_SEED=7 CUT_THE_LINE_DATA_DIR="$data" EXAMPLE_SECONDS=150 \
-    "$BIN/cut_the_line" >"$log" 2>&1 &
+    RUST_LOG=info,cut_the_line=debug "$BIN/cut_the_line" >"$log" 2>&1 &
 game=$!
 wid=$(timeout 60 xdotool search --sync --onlyvisible --name cut_the_line | head -1)
 echo "window $wid"
@@ -58,20 +57,16 @@ logged() {
     tail -20 "$log"
     exit 1
 }
-# swipe X0 Y0 X1 Y1 STEPS PAUSE [record]: hold the left button and move from (X0, Y0) to
-# (X1, Y1) in STEPS moves, PAUSE seconds apart (or recording a GIF frame at each).
+# swipe X0 Y0 X1 Y1 STEPS PAUSE: hold the left button and move from (X0, Y0) to (X1, Y1) in
+# STEPS moves, PAUSE seconds apart.
 swipe() {
-    local x0=$1 y0=$2 x1=$3 y1=$4 steps=$5 pause=$6 record=${7:-}
+    local x0=$1 y0=$2 x1=$3 y1=$4 steps=$5 pause=$6
     xdotool mousemove --window "$wid" "$x0" "$y0"
     sleep 0.05
     xdotool mousedown 1
     for ((i = 1; i <= steps; i++)); do
         xdotool mousemove --window "$wid" $((x0 + (x1 - x0) * i / steps)) $((y0 + (y1 - y0) * i / steps))
-        if [ -n "$record" ]; then
-            import -window root -resize 640x360 "$frames/$(printf %03d "$i").png"
-        else
-            sleep "$pause"
-        fi
+        sleep "$pause"
     done
     xdotool mouseup 1
 }
@@ -93,8 +88,7 @@ for round in 1 2 3; do
     sleep 0.5
 done
 shot cut_the_line
-# A recorded swipe for the GIF.
-swipe 60 330 1220 390 14 0 record
+swipe 60 330 1220 390 14 0.02
 # No more cutting: the lines that leave uncut take the lives, and the round ends.
 logged "round over: classic" 90
 sleep 1.5
@@ -103,8 +97,51 @@ round=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "round over: .*" | head -1)
 echo "cut_the_line: $round"
 # Play again, cut, pause and quit.
 xdotool mousemove --window "$wid" 640 600 click 1
-sleep 3
-for x in 300 640 980; do swipe "$x" 20 "$x" 700 4 0.02; done
+sleep 2
+# One-move swipes straight across the field: the blade goes from A to B within one tick, so
+# each cut it makes must lie on the segment A B and on the line where the sweep had it at that
+# moment (both logged), within a pixel. Swipes until one has cut (lines keep coming).
+checked=0
+for y in 300 420 200 520 360 260 460 330 390 240 480 300 420 360; do
+    before=$(wc -l <"$log")
+    x0=4 x1=1276 y1=$((720 - y))
+    xdotool mousemove --window "$wid" "$x0" "$y" mousedown 1
+    sleep 0.2
+    xdotool mousemove --window "$wid" "$x1" "$y1"
+    sleep 0.3
+    xdotool mouseup 1
+    sleep 0.3
+    cuts_now=$(tail -n +$((before + 1)) "$log" | sed 's/\x1b\[[0-9;]*m//g' | grep -o "cut at .*" || true)
+    if [ -n "$cuts_now" ]; then
+        echo "$cuts_now" | python3 -c '
+import sys
+# Window pixels to world units: the camera is at the origin of a 1280 x 720 window.
+ax, ay, bx, by = [float(v) for v in sys.argv[1:5]]
+a = (ax - 640.0, 360.0 - ay)
+b = (bx - 640.0, 360.0 - by)
+def distance(p, s, e):
+    dx, dy = e[0] - s[0], e[1] - s[1]
+    t = max(0.0, min(1.0, ((p[0] - s[0]) * dx + (p[1] - s[1]) * dy) / (dx * dx + dy * dy)))
+    return ((p[0] - s[0] - t * dx) ** 2 + (p[1] - s[1] - t * dy) ** 2) ** 0.5
+worst = 0.0
+for row in sys.stdin:
+    numbers = row.replace("(", " ").replace(")", " ").replace(",", " ").split()
+    values = [float(v) for v in numbers if v.lstrip("-").replace(".", "", 1).replace("e-", "", 1).isdigit()]
+    point, line = (values[0], values[1]), ((values[3], values[4]), (values[5], values[6]))
+    off_swipe, off_line = distance(point, a, b), distance(point, *line)
+    print(f"cut at {point[0]:.2f}, {point[1]:.2f}: {off_swipe:.3f} px off the swipe, {off_line:.3f} px off the line")
+    worst = max(worst, off_swipe, off_line)
+sys.exit(0 if worst <= 1.0 else 1)
+' "$x0" "$y" "$x1" "$y1" || { echo "FAIL: a cut more than a pixel from where the geometry puts it"; exit 1; }
+        checked=1
+        break
+    fi
+    sleep 0.4
+done
+if [ "$checked" -eq 0 ]; then
+    echo "FAIL: no one-move swipe cut a line"
+    exit 1
+fi
 xdotool windowfocus "$wid" 2>/dev/null || true
 xdotool key --window "$wid" Escape
 sleep 1
@@ -137,7 +174,6 @@ if ! sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -q "final score"; then
     exit 1
 fi
 rm -rf "$data"
-convert -delay 7 -loop 0 "$frames"/*.png -layers Optimize -colors 64 "$OUT/cut_the_line_swipe.gif"
 
 # run NAME SECONDS [ARGS...]: an example on its own for a while, with a screenshot near the
 # end; its exit line goes to $log.

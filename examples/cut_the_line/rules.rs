@@ -584,6 +584,7 @@ pub fn cut_lines(
         &Transform,
         &Velocity,
         &AngularVelocity,
+        &SweptPath,
     )>,
     colors: Query<&PieceColor>,
 ) {
@@ -602,7 +603,8 @@ pub fn cut_lines(
         {
             continue;
         }
-        let Ok((line, piece, collider, transform, velocity, spin)) = lines.get(hit.other) else {
+        let Ok((line, piece, collider, transform, velocity, spin, swept)) = lines.get(hit.other)
+        else {
             continue;
         };
         let Collider::Segment { a, b } = *collider else {
@@ -648,6 +650,16 @@ pub fn cut_lines(
         game.since_cut = 0.0;
         // The blade's velocity relative to the line (pixels per second).
         let blade_velocity = hit.relative_velocity;
+        // For checking the game against the geometry (`RUST_LOG=cut_the_line=debug`): the
+        // line where it was at the moment of the cut, as the sweep moved it.
+        if let Some(bevy_sweep::narrow::Shape::Segment(la, lb)) =
+            swept.path().map(|path| path.at(hit.time_of_impact))
+        {
+            debug!(
+                "cut at ({}, {}) t {} line ({}, {}) ({}, {})",
+                hit.point.x, hit.point.y, hit.time_of_impact, la.x, la.y, lb.x, lb.y
+            );
+        }
         cuts.write(Cut {
             point: hit.point,
             blade_velocity,
