@@ -21,6 +21,7 @@ trap 'rm -rf "$work"' EXIT
 CUT_THE_LINE_SEED=${CUT_THE_LINE_SEED:-3} CUT_THE_LINE_DATA_DIR="$work" EXAMPLE_SECONDS=40 \
     "$BIN" >"$work/log" 2>&1 &
 game=$!
+trap 'kill "$game" 2>/dev/null || true; rm -rf "$work"' EXIT
 wid=$(timeout 60 xdotool search --sync --onlyvisible --name cut_the_line | head -1)
 sleep 3
 xdotool mousemove --window "$wid" 640 600 click 1 # classic

@@ -10,7 +10,7 @@
 //! | click or `1` on the title | play *classic*: lives; a line that leaves uncut, or a red line cut, costs one |
 //! | `2` on the title | play *sixty seconds*: a clock; combos of three or more add seconds, red lines take five |
 //! | `Esc` | pause and go on (the game also pauses when the window loses focus) |
-//! | click or `R` after a round | play again; `T` goes back to the title |
+//! | click or `R` after a round | play again; `T` or `Esc` goes back to the title |
 //! | `Q` (title, paused) or `Esc` (title) | quit |
 //!
 //! Several cuts in one swipe make a combo (10, 20, 30, … points); a combo of three or more
@@ -116,8 +116,7 @@ fn seed_the_game(mut game: ResMut<Game>) {
 }
 
 // ---------------------------------------------------------------------------------------
-// The waves: compiled in, then read from `assets/cut_the_line/waves.ron` (and again whenever
-// the file changes).
+// The waves: compiled in, then read from `assets/cut_the_line/waves.ron` at start.
 
 struct WavesPlugin;
 
@@ -131,7 +130,7 @@ impl Plugin for WavesPlugin {
 }
 
 /// The waves as shipped, compiled in: the game starts with them and switches to the file once
-/// it has loaded.
+/// it has loaded (edit it and start the game again to try new tuning).
 const SHIPPED_WAVES: &str = include_str!("../../assets/cut_the_line/waves.ron");
 
 /// Loads `WaveBook`s from RON.
@@ -192,7 +191,8 @@ struct ScreensPlugin;
 
 impl Plugin for ScreensPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(OnEnter(Screen::Title), (title_screen, remove_hud))
+        app.init_resource::<GameOverSince>()
+            .add_systems(OnEnter(Screen::Title), (title_screen, remove_hud))
             .add_systems(OnEnter(Screen::GameOver), remove_hud)
             .add_systems(OnEnter(Screen::Playing), hud)
             .add_systems(OnEnter(Screen::Paused), paused_screen)
@@ -337,7 +337,13 @@ fn paused_screen(mut commands: Commands) {
     );
 }
 
-fn game_over_screen(mut commands: Commands, last: Res<LastRound>, best: Res<Best>) {
+fn game_over_screen(
+    mut commands: Commands,
+    last: Res<LastRound>,
+    best: Res<Best>,
+    time: Res<Time<Real>>,
+) {
+    commands.insert_resource(GameOverSince(time.elapsed_secs()));
     let Some(round) = last.0 else { return };
     let best_line = if last.1 {
         format!("a new best for {}!", round.mode.name())
@@ -358,7 +364,7 @@ fn game_over_screen(mut commands: Commands, last: Res<LastRound>, best: Res<Best
                 100.0 * round.accuracy
             ),
             String::new(),
-            "click or R: play again   T: title".into(),
+            "click or R: play again   T or Esc: title".into(),
         ],
     );
 }
@@ -387,7 +393,9 @@ fn title_keys(
 }
 
 fn pause_keys(keys: Res<ButtonInput<KeyCode>>, mut next: ResMut<NextState<Screen>>) {
-    if keys.just_pressed(KeyCode::Escape) {
+    // (A round that just ended is on its way to the game-over screen: no pause over it.)
+    if keys.just_pressed(KeyCode::Escape) && matches!(*next, NextState::Unchanged) {
+        info!("paused");
         next.set(Screen::Paused);
     }
 }
@@ -401,7 +409,12 @@ fn pause_on_focus_lost(
     mut next: ResMut<NextState<Screen>>,
 ) {
     for event in focus.read() {
-        if !event.focused && *had_focus && *screen.get() == Screen::Playing {
+        if !event.focused
+            && *had_focus
+            && *screen.get() == Screen::Playing
+            && matches!(*next, NextState::Unchanged)
+        {
+            info!("paused: the window lost focus");
             next.set(Screen::Paused);
         }
         *had_focus = event.focused;
@@ -419,15 +432,29 @@ fn paused_keys(
     } else if keys.just_pressed(KeyCode::KeyT) {
         next.set(Screen::Title);
     } else if keys.just_pressed(KeyCode::KeyQ) {
+        info!("quit from the pause screen");
         exit.write(AppExit::Success);
     }
 }
 
+/// When the game-over screen appeared (real seconds): input is ignored for a moment, so that
+/// a player still swiping does not skip it.
+#[derive(Resource, Default)]
+struct GameOverSince(f32);
+
+/// How long the game-over screen ignores input, in seconds.
+const GAME_OVER_HOLD: f32 = 1.0;
+
 fn game_over_keys(
     keys: Res<ButtonInput<KeyCode>>,
     buttons: Res<ButtonInput<MouseButton>>,
+    since: Res<GameOverSince>,
+    time: Res<Time<Real>>,
     mut next: ResMut<NextState<Screen>>,
 ) {
+    if time.elapsed_secs() - since.0 < GAME_OVER_HOLD {
+        return;
+    }
     if keys.just_pressed(KeyCode::KeyR) || buttons.just_pressed(MouseButton::Left) {
         next.set(Screen::Playing);
     } else if keys.any_just_pressed([KeyCode::KeyT, KeyCode::Escape]) {
@@ -484,11 +511,13 @@ fn read_pointer(
     let (Ok(window), Ok((camera, at))) = (window.single(), camera.single()) else {
         return;
     };
+    // The camera is at the origin but for the screen shake: the blade follows the pointer on
+    // the field, not on the shaking picture.
     if let Some(p) = window
         .cursor_position()
         .and_then(|c| camera.viewport_to_world_2d(at, c).ok())
     {
-        input.position = p;
+        input.position = p - at.translation().truncate();
     }
     input.held = buttons.pressed(MouseButton::Left) && *screen.get() == Screen::Playing;
     let dt = time.delta_secs();
@@ -517,7 +546,7 @@ impl Plugin for DrawingPlugin {
                 give_lines_a_look,
                 follow_colliders,
                 fade_pieces,
-                flash_leaving,
+                flash_leaving.run_if(in_state(Screen::Playing)),
             )
                 .chain(),
         );
@@ -889,10 +918,11 @@ fn slow_motion_and_shake(
     mut camera: Query<&mut Transform, With<Camera2d>>,
     screen: Res<State<Screen>>,
 ) {
-    let dt = real.delta_secs();
+    let playing = *screen.get() == Screen::Playing;
+    // (Counted in play only: a pause keeps what is left of them.)
+    let dt = if playing { real.delta_secs() } else { 0.0 };
     drama.slow = (drama.slow - dt).max(0.0);
     drama.shake = (drama.shake - dt).max(0.0);
-    let playing = *screen.get() == Screen::Playing;
     let speed = if playing && drama.slow > 0.0 {
         SLOW_MOTION_SPEED
     } else {
@@ -966,8 +996,9 @@ fn load_best() -> Best {
     Best { scores, path }
 }
 
+/// The HUD's best is the best of the mode in play.
 fn give_the_round_its_best(best: Res<Best>, mode: Res<Mode>, mut game: ResMut<Game>) {
-    game.best = game.best.max(best.scores.of(*mode));
+    game.best = best.scores.of(*mode);
 }
 
 fn record_best(

@@ -28,6 +28,9 @@ pub const FORBIDDEN_PENALTY_SECONDS: f32 = 5.0;
 pub const FORBIDDEN_POINTS: i32 = -25;
 /// How much of the blade's velocity a cut piece takes.
 pub const BLADE_PUSH: f32 = 0.25;
+/// The most speed the blade gives a piece, pixels per second (a one-frame flick would
+/// throw it off screen before it could be seen to fall).
+pub const MAX_PUSH: f32 = 600.0;
 
 /// Collision layers: the blade only meets lines, lines do not meet each other.
 pub const BLADE_LAYER: u32 = 1 << 0;
@@ -189,10 +192,12 @@ pub struct Game {
     pub lives: u32,
     /// Seconds left (sixty seconds).
     pub time_left: f32,
-    /// Lines cut (all cuts).
+    /// Lines cut (not red ones, and a piece cut again is not a line more).
     pub cuts: u32,
     /// Lines that left uncut.
     pub misses: u32,
+    /// Red lines cut.
+    pub red_cuts: u32,
     /// Cuts in the current combo.
     pub combo: u32,
     /// The longest combo of the round.
@@ -218,6 +223,7 @@ impl Default for Game {
             time_left: ROUND_SECONDS,
             cuts: 0,
             misses: 0,
+            red_cuts: 0,
             combo: 0,
             longest_combo: 0,
             since_cut: 0.0,
@@ -243,9 +249,10 @@ impl Game {
         lo + (hi - lo) * self.random()
     }
 
-    /// Lines cut among the lines that were cut or left uncut, in `[0, 1]` (1 before any).
+    /// Lines cut among the lines that were cut, left uncut, or red and cut anyway, in
+    /// `[0, 1]` (1 before any).
     pub fn accuracy(&self) -> f32 {
-        let seen = self.cuts + self.misses;
+        let seen = self.cuts + self.misses + self.red_cuts;
         if seen == 0 {
             1.0
         } else {
@@ -275,6 +282,8 @@ impl Plugin for RulesPlugin {
             .add_systems(OnExit(Screen::Title), new_round)
             .add_systems(OnExit(Screen::GameOver), new_round)
             .add_systems(OnExit(Screen::Playing), sheathe_blade)
+            .add_systems(OnEnter(Screen::GameOver), freeze_field)
+            .add_systems(OnEnter(Screen::Title), clear_field)
             // A pause stops the game's clock: no tick runs, nothing moves.
             .add_systems(
                 OnEnter(Screen::Paused),
@@ -336,6 +345,23 @@ pub fn new_round(
         seed: game.seed.max(1),
         ..Game::default()
     };
+}
+
+/// The round's last moment stays on screen behind the game-over screen.
+fn freeze_field(
+    mut field: Query<(&mut Velocity, &mut AngularVelocity), Or<(With<Line>, With<Piece>)>>,
+) {
+    for (mut velocity, mut spin) in &mut field {
+        velocity.0 = Vec2::ZERO;
+        spin.0 = 0.0;
+    }
+}
+
+/// The title shows an empty field.
+fn clear_field(mut commands: Commands, field: Query<Entity, Or<(With<Line>, With<Piece>)>>) {
+    for entity in &field {
+        commands.entity(entity).despawn();
+    }
 }
 
 /// Out of play, the blade cuts nothing.
@@ -632,6 +658,8 @@ pub fn cut_lines(
                     game.time_left = (game.time_left - FORBIDDEN_PENALTY_SECONDS).max(0.0);
                 }
             }
+            game.red_cuts += 1;
+            game.score = game.score.saturating_sub(FORBIDDEN_POINTS.unsigned_abs());
             FORBIDDEN_POINTS
         } else {
             game.combo += 1;
@@ -644,7 +672,7 @@ pub fn cut_lines(
             points as i32
         };
         // A piece cut again is not a line more: it scores, but counts once in accuracy.
-        if piece.is_none() {
+        if piece.is_none() && !forbidden {
             game.cuts += 1;
         }
         game.since_cut = 0.0;
@@ -672,7 +700,14 @@ pub fn cut_lines(
         // the blade's way, and spin the way the blade turned them.
         let tangent = (wb - wa).normalize_or(Vec2::X);
         let normal = tangent.perp();
-        let push = blade_velocity * BLADE_PUSH;
+        let push = (blade_velocity * BLADE_PUSH).clamp_length_max(MAX_PUSH);
+        // A piece cut again keeps its time; pieces of a red line cannot be cut again.
+        let life = piece.map_or(PIECE_LIFETIME, |p| p.0);
+        let layers = if forbidden {
+            CollisionLayers::NONE
+        } else {
+            CollisionLayers::new(LINE_LAYER, BLADE_LAYER)
+        };
         for (k, (p, q)) in [(wa, cut_at), (cut_at, wb)].into_iter().enumerate() {
             if p.distance(q) < SHORTEST_PIECE {
                 continue;
@@ -684,10 +719,10 @@ pub fn cut_lines(
             let lever = cut_at - center;
             let turn = lever.perp_dot(push) / lever.length_squared().max(400.0);
             commands.spawn((
-                Piece(PIECE_LIFETIME),
+                Piece(life),
                 PieceColor(color),
                 Collider::segment(p - center, q - center),
-                CollisionLayers::new(LINE_LAYER, BLADE_LAYER),
+                layers,
                 Transform::from_translation(center.extend(0.0)),
                 Velocity(velocity.0 + apart + push),
                 AngularVelocity(spin.0 + turn.clamp(-12.0, 12.0)),
