@@ -93,6 +93,31 @@ fn line(app: &mut App, a: Vec2, b: Vec2, velocity: Vec2, forbidden: bool) -> Ent
         .id()
 }
 
+/// A still vertical line 100 px long centred on `(x, 0)`.
+fn still_line(app: &mut App, x: f32, forbidden: bool) -> Entity {
+    line(
+        app,
+        Vec2::new(x, -50.0),
+        Vec2::new(x, 50.0),
+        Vec2::ZERO,
+        forbidden,
+    )
+}
+
+/// A line that leaves the field uncut within ten ticks.
+fn let_one_leave(app: &mut App) {
+    line(
+        app,
+        Vec2::new(600.0, -50.0),
+        Vec2::new(600.0, 50.0),
+        Vec2::new(4000.0, 0.0),
+        false,
+    );
+    for _ in 0..10 {
+        app.update();
+    }
+}
+
 fn blade(app: &mut App, x: f32, y: f32, held: bool) {
     *app.world_mut().resource_mut::<BladeInput>() = BladeInput {
         position: Vec2::new(x, y),
@@ -233,25 +258,10 @@ fn a_fast_swipe_cuts_a_moving_line_once_where_it_crossed() {
 fn uncut_lines_that_leave_are_misses_and_forbidden_cuts_cost_a_life() {
     let mut app = app();
     let lives = game(&app).lives;
-    line(
-        &mut app,
-        Vec2::new(600.0, -50.0),
-        Vec2::new(600.0, 50.0),
-        Vec2::new(4000.0, 0.0),
-        false,
-    );
-    for _ in 0..10 {
-        app.update();
-    }
+    let_one_leave(&mut app);
     let g = game(&app);
     assert_eq!((g.misses, g.lives), (1, lives - 1));
-    line(
-        &mut app,
-        Vec2::new(0.0, -50.0),
-        Vec2::new(0.0, 50.0),
-        Vec2::ZERO,
-        true,
-    );
+    still_line(&mut app, 0.0, true);
     swipe(&mut app, 0.0, -100.0, 100.0);
     let g = game(&app);
     // A red cut costs a life and 25 points (the score stops at zero), and is no line cut.
@@ -275,13 +285,7 @@ fn uncut_lines_that_leave_are_misses_and_forbidden_cuts_cost_a_life() {
 #[test]
 fn a_round_ends_when_the_lives_run_out_and_the_next_starts_afresh() {
     let mut app = app();
-    line(
-        &mut app,
-        Vec2::new(0.0, -50.0),
-        Vec2::new(0.0, 50.0),
-        Vec2::ZERO,
-        false,
-    );
+    still_line(&mut app, 0.0, false);
     swipe(&mut app, 0.0, -100.0, 100.0);
     assert_eq!(game(&app).score, 10);
     // A line drifting up the middle when the round ends.
@@ -333,13 +337,7 @@ fn a_round_ends_when_the_lives_run_out_and_the_next_starts_afresh() {
     }
     assert_eq!(y(&app), frozen_at);
     // Nothing is cut or scored on the game-over screen.
-    let still = line(
-        &mut app,
-        Vec2::new(0.0, -50.0),
-        Vec2::new(0.0, 50.0),
-        Vec2::ZERO,
-        false,
-    );
+    let still = still_line(&mut app, 0.0, false);
     swipe(&mut app, 0.0, -100.0, 100.0);
     assert_eq!((game(&app).score, game(&app).cuts), (10, 1));
     assert!(app.world().resource::<Seen>().cuts.len() == 1);
@@ -442,14 +440,7 @@ fn sixty_seconds_runs_on_a_clock_that_combos_extend() {
     assert!((left - (start - 1.0)).abs() < 1e-3, "{left}");
     // Four lines in a row, cut in one held swipe: combos 1, 2, 3, 4.
     for k in 0..4 {
-        let x = -300.0 + 200.0 * k as f32;
-        line(
-            &mut app,
-            Vec2::new(x, -50.0),
-            Vec2::new(x, 50.0),
-            Vec2::ZERO,
-            false,
-        );
+        still_line(&mut app, -300.0 + 200.0 * k as f32, false);
     }
     let before = game(&app).time_left;
     swipe(&mut app, 0.0, -400.0, 400.0);
@@ -463,13 +454,7 @@ fn sixty_seconds_runs_on_a_clock_that_combos_extend() {
         g.time_left
     );
     // A red line costs seconds, not a life; a miss costs nothing.
-    line(
-        &mut app,
-        Vec2::new(0.0, -50.0),
-        Vec2::new(0.0, 50.0),
-        Vec2::ZERO,
-        true,
-    );
+    still_line(&mut app, 0.0, true);
     let before = game(&app).time_left;
     swipe(&mut app, 0.0, -100.0, 100.0);
     let g = game(&app);
@@ -478,16 +463,7 @@ fn sixty_seconds_runs_on_a_clock_that_combos_extend() {
         "{}",
         g.time_left
     );
-    line(
-        &mut app,
-        Vec2::new(600.0, -50.0),
-        Vec2::new(600.0, 50.0),
-        Vec2::new(4000.0, 0.0),
-        false,
-    );
-    for _ in 0..10 {
-        app.update();
-    }
+    let_one_leave(&mut app);
     let g = game(&app);
     assert_eq!((g.misses, g.lives), (1, lives));
     // The clock runs out: game over, once, even with several ticks in a frame (the screen
