@@ -56,6 +56,7 @@ const TRAIL_WIDTH: f32 = 7.0;
 const TRAIL_COLOR: Color = Color::srgb(0.85, 0.95, 1.0);
 const SPARK_LIFETIME: f32 = 0.35;
 const FLASH_LIFETIME: f32 = 0.2;
+const FLASH_RADIUS: f32 = 10.0;
 const POPUP_LIFETIME: f32 = 0.8;
 /// A combo this long slows time and shakes the screen.
 const BIG_COMBO: u32 = 3;
@@ -540,16 +541,21 @@ struct DrawingPlugin;
 
 impl Plugin for DrawingPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
-            Update,
-            (
-                give_lines_a_look,
-                follow_colliders,
-                fade_pieces,
-                flash_leaving.run_if(in_state(Screen::Playing)),
+        app.add_systems(Startup, spawn_templates)
+            .add_systems(
+                PostUpdate,
+                keep_template_meshes.after(bevy_prototype_lyon::plugin::BuildShapes),
             )
-                .chain(),
-        );
+            .add_systems(
+                Update,
+                (
+                    give_lines_a_look,
+                    follow_colliders,
+                    fade_pieces,
+                    flash_leaving.run_if(in_state(Screen::Playing)),
+                )
+                    .chain(),
+            );
     }
 }
 
@@ -557,15 +563,70 @@ impl Plugin for DrawingPlugin {
 #[derive(Component)]
 struct Look;
 
-/// A unit square (built once per entity; its transform and material do the rest).
-fn unit_square() -> Shape {
-    ShapeBuilder::with(&shapes::Rectangle {
+/// A line or piece that has its look.
+#[derive(Component)]
+struct Looked;
+
+/// The two meshes everything in play is drawn with, tessellated by lyon once: a white unit
+/// square (lines, pieces, sparks, the trail) and a white unit disc (flashes). Each entity
+/// shares one, and is shaped by its `Transform` and coloured by its own material.
+#[derive(Resource)]
+struct SharedMeshes {
+    square: Handle<Mesh>,
+    disc: Handle<Mesh>,
+}
+
+/// The lyon shapes the shared meshes come from, hidden, until their meshes are built.
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+enum Template {
+    Square,
+    Disc,
+}
+
+fn spawn_templates(mut commands: Commands) {
+    let square = shapes::Rectangle {
         extents: Vec2::ONE,
         origin: RectangleOrigin::Center,
         radii: None,
-    })
-    .fill(Color::WHITE)
-    .build()
+    };
+    let disc = shapes::Circle {
+        radius: 1.0,
+        center: Vec2::ZERO,
+    };
+    commands.spawn((
+        Template::Square,
+        ShapeBuilder::with(&square).fill(Color::WHITE).build(),
+        Visibility::Hidden,
+    ));
+    commands.spawn((
+        Template::Disc,
+        ShapeBuilder::with(&disc).fill(Color::WHITE).build(),
+        Visibility::Hidden,
+    ));
+}
+
+/// Keeps the templates' meshes once lyon has built them (the first frame), and drops the
+/// templates.
+fn keep_template_meshes(
+    mut commands: Commands,
+    templates: Query<(Entity, &Template, &Mesh2d)>,
+    shared: Option<Res<SharedMeshes>>,
+) {
+    if shared.is_some() {
+        return;
+    }
+    let mesh = |kind| {
+        templates
+            .iter()
+            .find(|(_, t, mesh)| **t == kind && mesh.0 != Handle::default())
+            .map(|(_, _, mesh)| mesh.0.clone())
+    };
+    if let (Some(square), Some(disc)) = (mesh(Template::Square), mesh(Template::Disc)) {
+        commands.insert_resource(SharedMeshes { square, disc });
+        for (entity, ..) in &templates {
+            commands.entity(entity).despawn();
+        }
+    }
 }
 
 /// Where a segment's unit square goes: centred between `a` and `b`, turned along them,
@@ -581,11 +642,13 @@ fn along(a: Vec2, b: Vec2, width: f32, z: f32) -> Transform {
 fn give_lines_a_look(
     mut commands: Commands,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    shared: Option<Res<SharedMeshes>>,
     lines: Query<
         (Entity, &Collider, Option<&Line>, Option<&PieceColor>),
-        Or<(Added<Line>, Added<Piece>)>,
+        (Or<(With<Line>, With<Piece>)>, Without<Looked>),
     >,
 ) {
+    let Some(shared) = shared else { return };
     for (entity, collider, line, piece) in &lines {
         let Collider::Segment { a, b } = *collider else {
             continue;
@@ -594,14 +657,14 @@ fn give_lines_a_look(
         let look = commands
             .spawn((
                 Look,
-                unit_square(),
+                Mesh2d(shared.square.clone()),
                 MeshMaterial2d(materials.add(ColorMaterial::from_color(color))),
                 along(a, b, LINE_WIDTH, 0.0),
             ))
             .id();
         commands
             .entity(entity)
-            .insert(Visibility::Visible)
+            .insert((Looked, Visibility::Visible))
             .add_child(look);
     }
 }
@@ -687,7 +750,7 @@ struct EffectsPlugin;
 impl Plugin for EffectsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Drama>()
-            .add_systems(Startup, spawn_trail)
+            .add_systems(Update, spawn_trail.run_if(resource_added::<SharedMeshes>))
             .add_systems(
                 Update,
                 (
@@ -705,11 +768,15 @@ impl Plugin for EffectsPlugin {
 #[derive(Component)]
 struct TrailSegment(usize);
 
-fn spawn_trail(mut commands: Commands, mut materials: ResMut<Assets<ColorMaterial>>) {
+fn spawn_trail(
+    mut commands: Commands,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    shared: Res<SharedMeshes>,
+) {
     for k in 0..TRAIL_SEGMENTS {
         commands.spawn((
             TrailSegment(k),
-            unit_square(),
+            Mesh2d(shared.square.clone()),
             MeshMaterial2d(materials.add(ColorMaterial::from_color(TRAIL_COLOR))),
             Transform::from_xyz(0.0, 0.0, 5.0),
             Visibility::Hidden,
@@ -780,7 +847,9 @@ fn effects_of_cuts(
     mut cuts: MessageReader<Cut>,
     mut drama: ResMut<Drama>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    shared: Option<Res<SharedMeshes>>,
 ) {
+    let Some(shared) = shared else { return };
     for cut in cuts.read() {
         let hot = if cut.forbidden {
             Color::srgb(1.0, 0.25, 0.2)
@@ -789,14 +858,10 @@ fn effects_of_cuts(
         };
         commands.spawn((
             Flash(FLASH_LIFETIME),
-            ShapeBuilder::with(&shapes::Circle {
-                radius: 10.0,
-                center: Vec2::ZERO,
-            })
-            .fill(Color::WHITE)
-            .build(),
+            Mesh2d(shared.disc.clone()),
             MeshMaterial2d(materials.add(ColorMaterial::from_color(hot))),
-            Transform::from_translation(cut.point.extend(4.5)),
+            Transform::from_translation(cut.point.extend(4.5))
+                .with_scale(Vec3::splat(FLASH_RADIUS)),
         ));
         // Sparks along the cut: thrown on the blade's way and back along the line's colour.
         let way = cut.blade_velocity.normalize_or(Vec2::Y);
@@ -812,7 +877,7 @@ fn effects_of_cuts(
                     velocity: direction * speed,
                     life: SPARK_LIFETIME,
                 },
-                unit_square(),
+                Mesh2d(shared.square.clone()),
                 MeshMaterial2d(materials.add(ColorMaterial::from_color(color))),
                 along(Vec2::ZERO, direction * 10.0, 2.5, 4.0)
                     .with_translation(cut.point.extend(4.0)),
@@ -887,7 +952,7 @@ fn grow_flashes(
             continue;
         }
         let left = flash.0 / FLASH_LIFETIME;
-        transform.scale = Vec3::splat(1.0 + 2.5 * (1.0 - left));
+        transform.scale = Vec3::splat(FLASH_RADIUS * (1.0 + 2.5 * (1.0 - left)));
         if let Some(mut material) = materials.get_mut(&material.0) {
             material.color.set_alpha(0.9 * left);
         }
