@@ -98,8 +98,20 @@ fn main() {
         .run();
 }
 
+/// The whole field is in view whatever the window's size (bars at the sides if its shape
+/// differs).
 fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, Msaa::Sample4));
+    commands.spawn((
+        Camera2d,
+        Msaa::Sample4,
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: bevy::camera::ScalingMode::AutoMin {
+                min_width: 2.0 * FIELD.x,
+                min_height: 2.0 * FIELD.y,
+            },
+            ..OrthographicProjection::default_2d()
+        }),
+    ));
 }
 
 /// `CUT_THE_LINE_SEED=n` makes a run repeatable; otherwise the clock seeds it.
