@@ -18,7 +18,7 @@
 //! `cargo bench --bench narrow` (`-- bullet_hell/` for one scene).
 
 use bevy::math::{Quat, Vec2, Vec3};
-use bevy_sweep::broad::{BroadPhase, BroadPhaseMethod};
+use bevy_sweep::broad::BroadPhase;
 use bevy_sweep::narrow::{
     ConvexShape, ConvexVertices, Shape, ShapePath, contact_intervals, convex_contact_intervals,
 };
@@ -139,7 +139,7 @@ fn candidate_pairs(
         ma & fb != 0 && mb & fa != 0
     };
     let mut pairs = Vec::new();
-    BroadPhase::new(BroadPhaseMethod::Strips).find_pairs(&bounds, interacts, &mut pairs);
+    BroadPhase::new().find_pairs(&bounds, interacts, &mut pairs);
     pairs
         .into_iter()
         .map(|(i, j)| (paths[i as usize], paths[j as usize]))

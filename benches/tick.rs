@@ -230,7 +230,7 @@ fn report(name: &str, count: usize, app: &mut App) {
         median(|s| s.broad_phase_time),
         median(|s| s.narrow_phase_time),
         median(|s| s.report_time),
-        median(|s| s.elapsed),
+        median(SweepStats::elapsed),
     );
     let mean = |count: fn(&SweepStats) -> usize| {
         ticks.iter().map(count).sum::<usize>() as f64 / ticks.len() as f64

@@ -23,7 +23,7 @@
 //! get small on screen as N grows.
 //!
 //! The overlay shows, four times a second, the median over the last second of each phase of
-//! the sweep per tick (from `SweepStats`: prepare with integrate, broad phase, narrow phase,
+//! the sweep per tick (from `SweepStats`: prepare, gather and broad phase, narrow phase,
 //! report, and the whole sweep), the candidate and touching pairs, the collision events per
 //! second of real time (counted with a `MessageReader<CollisionEvent>`), fixed ticks per
 //! second, the share of real time spent sweeping, and the frame time.
@@ -397,10 +397,10 @@ fn measure(
         at: time.elapsed_secs_f64(),
         phases: [
             ms(stats.prepare_time),
-            ms(stats.broad_phase_time),
+            ms(stats.gather_time + stats.rest_time + stats.broad_phase_time),
             ms(stats.narrow_phase_time),
             ms(stats.report_time),
-            ms(stats.elapsed),
+            ms(stats.elapsed()),
         ],
         candidate_pairs: stats.candidate_pairs,
         touching_pairs: stats.touching_pairs,

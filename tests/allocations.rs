@@ -126,7 +126,7 @@ fn allocations_per_period(parallel: bool) -> (usize, usize, usize) {
         app.update();
         let stats = app.world().resource::<SweepStats>();
         events += stats.events;
-        chunks += stats.parallel_tasks;
+        chunks += stats.parallel_tasks();
     }
     (ALLOCATIONS.load(Ordering::SeqCst), events, chunks)
 }

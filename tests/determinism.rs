@@ -68,7 +68,7 @@ fn run(plugin: SweepPlugin) -> (String, usize, usize, usize) {
     let (mut stream, mut count, mut chunks, mut batched) = (String::new(), 0, 0, 0);
     for t in 0..15 {
         let events = tick(&mut app);
-        chunks += app.world().resource::<SweepStats>().parallel_tasks;
+        chunks += app.world().resource::<SweepStats>().parallel_tasks();
         batched += app.world().resource::<SweepStats>().batched_pairs;
         for e in events {
             stream.push_str(&format!("{t} {e:?}\n"));

@@ -79,7 +79,7 @@ fn measure(
     lines: Query<&Transform, With<Line>>,
 ) {
     let frame = time.delta_secs() * 1000.0;
-    let sweep = stats.elapsed.as_secs_f32() * 1000.0;
+    let sweep = stats.elapsed().as_secs_f32() * 1000.0;
     let count = lines
         .iter()
         .filter(|t| t.translation.truncate().abs().cmple(FIELD).all())

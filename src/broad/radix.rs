@@ -11,6 +11,17 @@ const BITS: u32 = 8;
 const PASSES: usize = 32 / BITS as usize;
 const BUCKETS: usize = 1 << BITS;
 
+/// An integer with the order of the float (`-0.0` just below `0.0`): the order of
+/// [`f32::total_cmp`].
+pub(crate) fn order_key(x: f32) -> u32 {
+    let bits = x.to_bits();
+    if bits & 0x8000_0000 == 0 {
+        bits | 0x8000_0000
+    } else {
+        !bits
+    }
+}
+
 /// Sorts `values` by their high 32 bits, keeping the order of equal keys (so values pushed in
 /// index order come out ordered by key, then index: what `sort_unstable` gives on the whole
 /// `u64`). `scratch` is a buffer kept between calls. Linear in `values.len()`; passes on which
@@ -60,7 +71,7 @@ pub(crate) fn sort_by_high_half(values: &mut Vec<u64>, scratch: &mut Vec<u64>) {
 
 #[cfg(test)]
 mod tests {
-    use super::sort_by_high_half;
+    use super::{order_key, sort_by_high_half};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -85,6 +96,25 @@ mod tests {
                 sort_by_high_half(&mut values, &mut scratch);
                 assert_eq!(values, expected, "n = {n}, mask = {mask:#x}, sorted");
             }
+        }
+    }
+
+    #[test]
+    fn order_key_keeps_the_order_of_floats() {
+        let values = [
+            f32::NEG_INFINITY,
+            -1e30,
+            -2.5,
+            -f32::MIN_POSITIVE,
+            -0.0,
+            0.0,
+            f32::MIN_POSITIVE,
+            1.0,
+            3e20,
+            f32::INFINITY,
+        ];
+        for pair in values.windows(2) {
+            assert!(order_key(pair[0]) < order_key(pair[1]), "{pair:?}");
         }
     }
 }

@@ -7,8 +7,8 @@
 //! into their rows in that order (a counting sort): both linear. A pair is reported only from
 //! the row holding the higher of the two boxes' lower edges, so it is reported once.
 
+use super::radix::order_key;
 use super::radix::sort_by_high_half;
-use super::sap::order_key;
 use super::{overlap, usable};
 use bevy_math::bounding::Aabb2d;
 
@@ -41,6 +41,10 @@ pub(super) struct Strips {
     /// The widest box of each row (in `f64`: the difference of two `f32`s, rounded up).
     widths: Vec<f64>,
     layout: Option<Rows>,
+    /// The bounds of every box of the last build (`None` if there was none): a query outside
+    /// it finds nothing (without it, one far above or below every box would search the
+    /// first or last row, which hold everything beyond the rows).
+    extent: Option<Aabb2d>,
     /// Scratch of [`build`](Self::build): the usable boxes in order of lower x edge, the
     /// edge as an ordered integer in the high half, the box in the low half
     /// ([`build_in_order`](Self::build_in_order) needs none).
@@ -84,21 +88,6 @@ impl Strips {
         });
     }
 
-    /// [`find_pairs`](Self::find_pairs) of boxes that are all usable and already in order of
-    /// lower x edge (the plugin's).
-    #[cfg_attr(
-        not(feature = "plugin"),
-        allow(dead_code, reason = "used by the plugin")
-    )]
-    pub(super) fn find_pairs_in_order(
-        &mut self,
-        bounds: &[Aabb2d],
-        found: &mut impl FnMut(u32, u32),
-    ) {
-        self.build_in_order(bounds);
-        self.pairs(found);
-    }
-
     /// Calls `found` with every overlapping pair of the last build, each from the row of the
     /// higher lower edge.
     fn pairs(&self, found: &mut impl FnMut(u32, u32)) {
@@ -111,10 +100,7 @@ impl Strips {
     }
 
     /// Where each row's entries start (one more than rows): how many boxes rows hold.
-    #[cfg_attr(
-        not(feature = "plugin"),
-        allow(dead_code, reason = "used by the plugin")
-    )]
+    #[cfg(feature = "plugin")]
     pub(super) fn row_starts(&self) -> &[u32] {
         &self.starts
     }
@@ -169,10 +155,7 @@ impl Strips {
 
     /// [`build`](Self::build) of boxes that are all usable and already in order of lower x
     /// edge: no keys to make or sort.
-    #[cfg_attr(
-        not(feature = "plugin"),
-        allow(dead_code, reason = "used by the plugin")
-    )]
+    #[cfg(feature = "plugin")]
     pub(super) fn build_in_order(&mut self, bounds: &[Aabb2d]) {
         debug_assert!(bounds.iter().all(usable));
         debug_assert!(bounds.is_sorted_by(|a, b| a.min.x <= b.min.x));
@@ -186,8 +169,15 @@ impl Strips {
         self.layout = self.rows(bounds, n, &index);
         let Some(rows) = self.layout else {
             self.sorted.clear();
+            self.extent = None;
             return;
         };
+        self.extent = (0..n)
+            .map(|k| bounds[index(k) as usize])
+            .reduce(|all, b| Aabb2d {
+                min: all.min.min(b.min),
+                max: all.max.max(b.max),
+            });
         // Counting sort into rows: `starts[r + 1]` counts row `r`, then becomes where it
         // starts, then advances through it as it is filled (and is restored below).
         self.starts.clear();
@@ -243,6 +233,22 @@ impl Strips {
             self.starts[r] = self.starts[r - 1];
         }
         self.starts[0] = 0;
+    }
+
+    /// The bounds of every box of the last build.
+    pub(super) fn extent(&self) -> Option<Aabb2d> {
+        self.extent
+    }
+
+    /// Makes these rows the same as `other`'s for queries (not for another build), reusing
+    /// their buffers.
+    #[cfg(feature = "plugin")]
+    pub(super) fn copy_from(&mut self, other: &Self) {
+        self.starts.clone_from(&other.starts);
+        self.sorted.clone_from(&other.sorted);
+        self.widths.clone_from(&other.widths);
+        self.layout = other.layout;
+        self.extent = other.extent;
     }
 
     /// The rows of the last [`build`](Self::build): `(bottom, height, count)`, or `None` if

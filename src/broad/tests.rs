@@ -1,15 +1,8 @@
-//! Every method against all pairs by brute force, on scenes chosen to break each of them.
+//! The strips against all pairs by brute force, on scenes chosen to break them.
 
 use super::*;
 use bevy_math::Vec2;
 use core::ops::ControlFlow;
-
-const METHODS: [BroadPhaseMethod; 4] = [
-    BroadPhaseMethod::SortAndSweep,
-    BroadPhaseMethod::Strips,
-    BroadPhaseMethod::Grid,
-    BroadPhaseMethod::Bvh,
-];
 
 /// A small deterministic generator (the tests need no dependency for this).
 struct Lcg(u64);
@@ -43,8 +36,8 @@ fn brute_force(bounds: &[Aabb2d], filter: impl Fn(u32, u32) -> bool) -> Vec<(u32
 fn check(name: &str, bounds: &[Aabb2d]) {
     let filter = |i: u32, j: u32| !(i + 2 * j).is_multiple_of(11);
     let expected = brute_force(bounds, filter);
-    for method in METHODS {
-        let mut broad = BroadPhase::new(method);
+    {
+        let mut broad = BroadPhase::new();
         let mut pairs = vec![(7, 7)]; // replaced, not appended to
         // Twice: the second call reuses the first call's buffers.
         for _ in 0..2 {
@@ -53,34 +46,33 @@ fn check(name: &str, bounds: &[Aabb2d]) {
             sorted.sort_unstable();
             assert_eq!(sorted.len(), pairs.len());
             sorted.dedup();
-            assert_eq!(
-                sorted.len(),
-                pairs.len(),
-                "{name}: {method:?} repeats a pair"
-            );
-            assert!(pairs.iter().all(|&(i, j)| i < j), "{name}: {method:?}");
-            assert_eq!(sorted, expected, "{name}: {method:?}");
+            assert_eq!(sorted.len(), pairs.len(), "{name}: repeats a pair");
+            assert!(pairs.iter().all(|&(i, j)| i < j), "{name}");
+            assert_eq!(sorted, expected, "{name}");
         }
     }
-    // The plugin's way in: the usable boxes, in order of lower x edge.
-    let mut in_order: Vec<Aabb2d> = bounds.iter().copied().filter(usable).collect();
-    in_order.sort_by(|a, b| a.min.x.total_cmp(&b.min.x));
-    let expected = brute_force(&in_order, filter);
-    for method in METHODS {
-        let mut broad = BroadPhase::new(method);
-        let mut pairs = vec![(7, 7)];
-        for _ in 0..2 {
-            pairs.clear();
-            broad.find_pairs_in_order(&in_order, |i, j| {
-                if filter(i, j) {
-                    pairs.push((i, j));
-                }
-            });
+    // The plugin's way in: the usable boxes, in order of lower x edge, searched in parts.
+    #[cfg(feature = "plugin")]
+    {
+        let mut in_order: Vec<Aabb2d> = bounds.iter().copied().filter(usable).collect();
+        in_order.sort_by(|a, b| a.min.x.total_cmp(&b.min.x));
+        let expected = brute_force(&in_order, filter);
+        let mut broad = BroadPhase::new();
+        for parts in [1, 3] {
+            let mut pairs = Vec::new();
+            broad.build_in_order(&in_order);
+            for part in 0..parts {
+                broad.pairs_in_part(part, parts, |i, j| {
+                    if filter(i, j) {
+                        pairs.push((i, j));
+                    }
+                });
+            }
             let mut sorted = pairs.clone();
             sorted.sort_unstable();
             sorted.dedup();
-            assert_eq!(sorted.len(), pairs.len(), "{name}: {method:?} in order");
-            assert_eq!(sorted, expected, "{name}: {method:?} in order");
+            assert_eq!(sorted.len(), pairs.len(), "{name}: in {parts} parts");
+            assert_eq!(sorted, expected, "{name}: in {parts} parts");
         }
     }
 }
@@ -264,8 +256,8 @@ fn box_and_segment_queries_find_what_brute_force_finds() {
         min: Vec2::new(f32::NAN, 0.0),
         max: Vec2::ONE,
     });
-    for method in METHODS {
-        let mut broad = BroadPhase::new(method);
+    {
+        let mut broad = BroadPhase::new();
         broad.find_pairs(&bounds, |_, _| true, &mut Vec::new());
         for _ in 0..300 {
             let c = Vec2::new(r.range(-500.0, 500.0), r.range(-500.0, 500.0));
@@ -276,7 +268,7 @@ fn box_and_segment_queries_find_what_brute_force_finds() {
             let expected: Vec<u32> = (0..bounds.len() as u32)
                 .filter(|&i| usable(&bounds[i as usize]) && overlap(&bounds[i as usize], &query))
                 .collect();
-            assert_eq!(found, expected, "{method:?} {query:?}");
+            assert_eq!(found, expected, "{query:?}");
 
             // A segment: every box it meets is found, never after the segment has met it.
             let a = Vec2::new(r.range(-500.0, 500.0), r.range(-500.0, 500.0));
@@ -301,10 +293,7 @@ fn box_and_segment_queries_find_what_brute_force_finds() {
             });
             for (i, bx) in bounds.iter().enumerate() {
                 if usable(bx) && segment_box(a, b, bx).is_some() {
-                    assert!(
-                        seen.contains(&(i as u32)),
-                        "{method:?}: {a} {b} misses {bx:?}"
-                    );
+                    assert!(seen.contains(&(i as u32)), "{a} {b} misses {bx:?}");
                 }
             }
         }
@@ -334,8 +323,8 @@ fn queries_near_rounding_limits() {
             max: Vec2::new(1.0, 21.0),
         },
     ];
-    for method in METHODS {
-        let mut broad = BroadPhase::new(method);
+    {
+        let mut broad = BroadPhase::new();
         broad.find_pairs(&bounds, |_, _| true, &mut Vec::new());
         let mut seen = Vec::new();
         broad.query_segment(Vec2::splat(-1e6), Vec2::splat(1e6), |i, _| {
@@ -343,10 +332,7 @@ fn queries_near_rounding_limits() {
             ControlFlow::Continue(())
         });
         for i in [0, 1, 2] {
-            assert!(
-                seen.contains(&i),
-                "{method:?}: the diagonal misses box {i}: {seen:?}"
-            );
+            assert!(seen.contains(&i), "the diagonal misses box {i}: {seen:?}");
         }
         let mut found = Vec::new();
         let touching = Aabb2d {
@@ -354,7 +340,7 @@ fn queries_near_rounding_limits() {
             max: Vec2::new(2.0, 21.0),
         };
         broad.query(&touching, |i| found.push(i));
-        assert_eq!(found, [3], "{method:?}");
+        assert_eq!(found, [3]);
         // Segments whose length overflows find nothing, and do not panic.
         broad.query_segment(Vec2::new(-3e38, 0.0), Vec2::new(3e38, 0.0), |_, _| {
             panic!("an unusable segment found a box")

@@ -164,8 +164,13 @@ impl Shape {
 ///
 /// Sizes (radius, half extents) are constant during the step. Build one from two [`Shape`]s
 /// with [`ShapePath::between`], or directly.
+///
+/// A rounded polygon's vertex paths are kept inline ([`ConvexVertices`], the default `C`):
+/// a path is a plain value. The plugin keeps them in a table of its own and its paths an
+/// index into it (`C` is where the polygon is kept); every method here is on the inline
+/// form.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ShapePath {
+pub enum ShapePath<C = ConvexVertices> {
     /// A point moving from `[0]` to `[1]`.
     Point([Vec2; 2]),
     /// A segment whose endpoint `a` moves `a[0] → a[1]` and endpoint `b` moves `b[0] → b[1]`:
@@ -192,7 +197,48 @@ pub enum ShapePath {
     },
     /// A rounded convex polygon whose vertices each move linearly (it translates, turns
     /// and scales; see [`ConvexVertices`]).
-    Convex(ConvexVertices),
+    Convex(C),
+}
+
+#[cfg(feature = "plugin")]
+impl<C> ShapePath<C> {
+    /// The same motion with its polygon, if it is one, kept as `f` makes it (the basic
+    /// shapes are copied as they are): how the plugin moves a polygon's vertex paths into
+    /// its table and back.
+    #[inline(always)]
+    pub(crate) fn map_convex<D>(self, f: impl FnOnce(C) -> D) -> ShapePath<D> {
+        match self {
+            ShapePath::Point(p) => ShapePath::Point(p),
+            ShapePath::Segment { a, b } => ShapePath::Segment { a, b },
+            ShapePath::Circle { center, radius } => ShapePath::Circle { center, radius },
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            } => ShapePath::Aabb {
+                center,
+                half_extents,
+            },
+            ShapePath::Convex(convex) => ShapePath::Convex(f(convex)),
+        }
+    }
+
+    /// [`map_convex`](Self::map_convex) of a borrowed path.
+    #[inline(always)]
+    pub(crate) fn map_convex_ref<'a, D>(&'a self, f: impl FnOnce(&'a C) -> D) -> ShapePath<D> {
+        match *self {
+            ShapePath::Point(p) => ShapePath::Point(p),
+            ShapePath::Segment { a, b } => ShapePath::Segment { a, b },
+            ShapePath::Circle { center, radius } => ShapePath::Circle { center, radius },
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            } => ShapePath::Aabb {
+                center,
+                half_extents,
+            },
+            ShapePath::Convex(ref convex) => ShapePath::Convex(f(convex)),
+        }
+    }
 }
 
 /// `(1 − t)·p + t·q`, exactly `p` at `t = 0` and exactly `q` at `t = 1`, and exactly `p`
@@ -290,6 +336,20 @@ impl ShapePath {
                 half_extents,
             },
             ShapePath::Convex(ref convex) => Shape::Convex(convex.at(1.0)),
+        }
+    }
+
+    /// `true` if no vertex moves during the step.
+    #[must_use]
+    #[inline]
+    pub fn is_still(&self) -> bool {
+        match *self {
+            ShapePath::Point(p) => p[0] == p[1],
+            ShapePath::Segment { a, b } => a[0] == a[1] && b[0] == b[1],
+            ShapePath::Circle { center, .. } | ShapePath::Aabb { center, .. } => {
+                center[0] == center[1]
+            }
+            ShapePath::Convex(ref convex) => convex.path().vertices.iter().all(|v| v[0] == v[1]),
         }
     }
 

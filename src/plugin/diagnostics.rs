@@ -1,7 +1,6 @@
 //! The sweep's cost in Bevy's diagnostics.
 
-use super::contacts::SweepStats;
-use super::{SweepSettings, SweepSystems};
+use super::{SweepSettings, SweepStats, SweepSystems};
 use bevy::app::{App, Plugin};
 use bevy::diagnostic::{Diagnostic, DiagnosticPath, Diagnostics, RegisterDiagnostic};
 use bevy::ecs::intern::Interned;
@@ -15,7 +14,7 @@ use bevy::ecs::schedule::ScheduleLabel;
 /// | path | value |
 /// |---|---|
 /// | [`SWEEP_TIME`](Self::SWEEP_TIME) | wall-clock time of the whole sweep, ms |
-/// | [`PREPARE_TIME`](Self::PREPARE_TIME), [`BROAD_PHASE_TIME`](Self::BROAD_PHASE_TIME), [`NARROW_PHASE_TIME`](Self::NARROW_PHASE_TIME), [`REPORT_TIME`](Self::REPORT_TIME) | each phase's time, ms |
+/// | [`PREPARE_TIME`](Self::PREPARE_TIME), [`GATHER_TIME`](Self::GATHER_TIME), [`BROAD_PHASE_TIME`](Self::BROAD_PHASE_TIME), [`NARROW_PHASE_TIME`](Self::NARROW_PHASE_TIME), [`REPORT_TIME`](Self::REPORT_TIME) | each phase's time, ms |
 /// | [`COLLIDERS`](Self::COLLIDERS) | colliders in the broad phase (a polyline counts its edges) |
 /// | [`CANDIDATE_PAIRS`](Self::CANDIDATE_PAIRS) | pairs from the broad phase |
 /// | [`EVENTS`](Self::EVENTS) | collision events sent |
@@ -25,8 +24,11 @@ pub struct SweepDiagnosticsPlugin;
 impl SweepDiagnosticsPlugin {
     /// Wall-clock time of the sweep in one tick, milliseconds.
     pub const SWEEP_TIME: DiagnosticPath = DiagnosticPath::const_new("bevy_sweep/sweep_time");
-    /// Time of the prepare and integrate phases in one tick, milliseconds.
+    /// Time of the prepare phase in one tick, milliseconds.
     pub const PREPARE_TIME: DiagnosticPath = DiagnosticPath::const_new("bevy_sweep/prepare_time");
+    /// Time of the gather (every collider's motion) and of the resting colliders' update in
+    /// one tick, milliseconds.
+    pub const GATHER_TIME: DiagnosticPath = DiagnosticPath::const_new("bevy_sweep/gather_time");
     /// Time of the broad phase in one tick, milliseconds.
     pub const BROAD_PHASE_TIME: DiagnosticPath =
         DiagnosticPath::const_new("bevy_sweep/broad_phase_time");
@@ -49,6 +51,7 @@ impl Plugin for SweepDiagnosticsPlugin {
     fn build(&self, app: &mut App) {
         app.register_diagnostic(Diagnostic::new(Self::SWEEP_TIME).with_suffix(" ms"))
             .register_diagnostic(Diagnostic::new(Self::PREPARE_TIME).with_suffix(" ms"))
+            .register_diagnostic(Diagnostic::new(Self::GATHER_TIME).with_suffix(" ms"))
             .register_diagnostic(Diagnostic::new(Self::BROAD_PHASE_TIME).with_suffix(" ms"))
             .register_diagnostic(Diagnostic::new(Self::NARROW_PHASE_TIME).with_suffix(" ms"))
             .register_diagnostic(Diagnostic::new(Self::REPORT_TIME).with_suffix(" ms"))
@@ -81,11 +84,14 @@ pub(crate) fn add_measure(app: &mut App, schedule: Interned<dyn ScheduleLabel>) 
 
 fn measure(mut diagnostics: Diagnostics, stats: Res<SweepStats>) {
     diagnostics.add_measurement(&SweepDiagnosticsPlugin::SWEEP_TIME, || {
-        stats.elapsed.as_secs_f64() * 1000.0
+        stats.elapsed().as_secs_f64() * 1000.0
     });
     let ms = |d: core::time::Duration| d.as_secs_f64() * 1000.0;
     diagnostics.add_measurement(&SweepDiagnosticsPlugin::PREPARE_TIME, || {
         ms(stats.prepare_time)
+    });
+    diagnostics.add_measurement(&SweepDiagnosticsPlugin::GATHER_TIME, || {
+        ms(stats.gather_time + stats.rest_time)
     });
     diagnostics.add_measurement(&SweepDiagnosticsPlugin::BROAD_PHASE_TIME, || {
         ms(stats.broad_phase_time)

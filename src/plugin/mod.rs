@@ -1,32 +1,33 @@
-//! The ECS half: [`SweepPlugin`], its components, system sets, resources and events.
+//! The ECS half: [`SweepPlugin`], its components, system sets, resources and events. The
+//! tick itself, phase by phase, is in [`tick`].
 
-mod broad;
 mod components;
 mod contacts;
 mod diagnostics;
 mod events;
-mod gather;
-mod narrow;
 mod query;
-mod report;
-mod state;
+mod skipped;
+mod stats;
+mod tick;
 
 pub use components::{
     AngularVelocity, Body, Collider, CollidingEntities, CollisionLayers, SweptPath, Teleport,
     Velocity,
 };
-pub use contacts::{Contact, Contacts, SkipReason, SkippedColliders, SweepStats};
+pub use contacts::{Contact, Contacts};
 pub use diagnostics::SweepDiagnosticsPlugin;
 pub use events::{CollisionEvent, CollisionKind};
 pub use query::{PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery};
+pub use skipped::{SkipReason, SkippedColliders};
+pub use stats::SweepStats;
 
-use crate::broad::BroadPhaseMethod;
 use bevy::app::{App, FixedPostUpdate, Plugin};
 use bevy::ecs::intern::Interned;
 use bevy::ecs::prelude::*;
 use bevy::ecs::reflect::ReflectResource;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::reflect::prelude::*;
+use tick::{broad, gather, narrow, prepare, publish, report, rest};
 
 /// Continuous collision detection for every entity with a [`Collider`].
 ///
@@ -96,10 +97,6 @@ pub struct SweepPlugin {
     /// App::new().add_plugins(MinimalPlugins.set(TaskPoolPlugin { task_pool_options }));
     /// ```
     pub parallel: bool,
-    /// How the broad phase finds the pairs whose swept bounds overlap. Every method finds
-    /// the same pairs; they differ in speed on different scenes (see [`crate::broad`]).
-    /// Default: [`BroadPhaseMethod::Strips`].
-    pub broad_phase: BroadPhaseMethod,
 }
 
 impl Default for SweepPlugin {
@@ -125,7 +122,6 @@ impl SweepPlugin {
             integrate_velocity: true,
             length_unit: 1.0,
             parallel: true,
-            broad_phase: BroadPhaseMethod::default(),
         }
     }
 }
@@ -146,8 +142,6 @@ pub struct SweepSettings {
     pub length_unit: f32,
     /// See [`SweepPlugin::parallel`].
     pub parallel: bool,
-    /// See [`SweepPlugin::broad_phase`]. Changing it takes effect at the next tick.
-    pub broad_phase: BroadPhaseMethod,
 }
 
 /// The schedule of a [`SweepSettings`] built by reflection (which cannot carry one).
@@ -181,13 +175,16 @@ impl Plugin for SweepPlugin {
             integrate_velocity: self.integrate_velocity,
             length_unit: self.length_unit,
             parallel: self.parallel,
-            broad_phase: self.broad_phase,
         })
         .init_resource::<Contacts>()
         .init_resource::<SkippedColliders>()
         .init_resource::<SweepStats>()
-        .init_resource::<state::Colliders>()
-        .init_resource::<state::Tick>()
+        .init_resource::<gather::Motions>()
+        .init_resource::<rest::RestingColliders>()
+        .init_resource::<broad::CandidatePairs>()
+        .init_resource::<narrow::ContactSpans>()
+        .init_resource::<report::ReportBuffers>()
+        .init_resource::<publish::Snapshot>()
         .add_message::<CollisionEvent>()
         .register_type::<Collider>()
         .register_type::<Velocity>()
@@ -205,7 +202,6 @@ impl Plugin for SweepPlugin {
         .register_type::<SkippedColliders>()
         .register_type::<SkipReason>()
         .register_type::<SweepStats>()
-        .register_type::<BroadPhaseMethod>()
         .configure_sets(
             self.schedule,
             (
@@ -220,15 +216,19 @@ impl Plugin for SweepPlugin {
         .add_systems(
             self.schedule,
             (
-                gather::prepare.in_set(SweepSystems::Prepare),
-                gather::integrate
+                prepare::prepare.in_set(SweepSystems::Prepare),
+                prepare::integrate
                     .in_set(SweepSystems::Integrate)
                     .run_if(|settings: Res<SweepSettings>| settings.integrate_velocity),
-                (gather::gather, broad::broad_phase)
+                (gather::gather, rest::rest, broad::broad_phase)
                     .chain()
                     .in_set(SweepSystems::BroadPhase),
                 narrow::narrow_phase.in_set(SweepSystems::NarrowPhase),
-                (report::report, report::colliding_entities)
+                (
+                    report::report,
+                    publish::publish,
+                    publish::colliding_entities,
+                )
                     .chain()
                     .in_set(SweepSystems::Report),
             ),

@@ -1,8 +1,9 @@
 //! Spatial queries against the colliders: what a ray, a segment or a shape touches now.
 
-use super::components::Collider;
-use super::components::CollisionLayers;
-use super::state::{Colliders, Group};
+use super::components::{Collider, CollisionLayers};
+use super::tick::entries::Group;
+use super::tick::publish::Snapshot;
+use super::tick::report::edge_feature;
 use crate::narrow::{Feature, Shape, ShapePath, contact_intervals, project, witness};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
@@ -145,7 +146,7 @@ pub struct RayHit {
 /// ```
 #[derive(SystemParam)]
 pub struct SweepQuery<'w> {
-    colliders: Res<'w, Colliders>,
+    snapshot: Res<'w, Snapshot>,
 }
 
 impl SweepQuery<'_> {
@@ -187,24 +188,24 @@ impl SweepQuery<'_> {
     #[must_use]
     pub fn cast_segment(&self, a: Vec2, b: Vec2, filter: &QueryFilter) -> Option<RayHit> {
         // The best hit so far: when, which collider, and where it is.
-        let mut best: Option<(f32, Entity, &Group, usize)> = None;
+        let mut best: Option<(f32, Entity, &Group, u32)> = None;
         let ray = ShapePath::Point([a, b]);
-        for group in self.colliders.groups() {
-            group.broad.query_segment(a, b, |i, entered| {
+        for group in self.snapshot.groups() {
+            group.index.broad.query_segment(a, b, |i, entered| {
                 if best.is_some_and(|(t, ..)| t < entered) {
                     return ControlFlow::Break(());
                 }
                 // Ties go to the smaller entity, as in `segment_hits`.
-                let entity = group.body(i as usize).entity;
-                if let Some(t) = first_touch(&self.colliders, &ray, group, i as usize, filter)
+                let entity = group.entry(i).entity;
+                if let Some(t) = first_touch(&ray, group, i, filter)
                     && best.is_none_or(|(bt, be, ..)| (t, entity) < (bt, be))
                 {
-                    best = Some((t, entity, group, i as usize));
+                    best = Some((t, entity, group, i));
                 }
                 ControlFlow::Continue(())
             });
         }
-        best.map(|(t, _, group, i)| hit(&self.colliders, &ray, group, i, t, [a, b]))
+        best.map(|(t, _, group, i)| hit(&ray, group, i, t, [a, b]))
     }
 
     /// Every collider the segment from `a` to `b` touches, each once with its first hit,
@@ -223,24 +224,25 @@ impl SweepQuery<'_> {
         // where checking every hit so far was quadratic. (A collider is in one group only.)
         // The boxes hit, beside `hits` (a polyline has one box per edge).
         let mut boxes: Vec<u32> = Vec::new();
-        for group in self.colliders.groups() {
+        for group in self.snapshot.groups() {
             let (mut row, mut this_row, mut last_row) = (None, hits.len(), hits.len());
-            group.broad.query_segment_in_rows(a, b, |i, _, visited| {
-                if row != Some(visited) {
-                    (row, last_row, this_row) = (Some(visited), this_row, hits.len());
-                }
-                if let Some(j) = boxes[last_row..this_row].iter().position(|&k| k == i) {
-                    this_row -= 1;
-                    hits.swap(last_row + j, this_row);
-                    boxes.swap(last_row + j, this_row);
-                } else if let Some(t) =
-                    first_touch(&self.colliders, &ray, group, i as usize, filter)
-                {
-                    hits.push(hit(&self.colliders, &ray, group, i as usize, t, [a, b]));
-                    boxes.push(i);
-                }
-                ControlFlow::Continue(())
-            });
+            group
+                .index
+                .broad
+                .query_segment_in_rows(a, b, |i, _, visited| {
+                    if row != Some(visited) {
+                        (row, last_row, this_row) = (Some(visited), this_row, hits.len());
+                    }
+                    if let Some(j) = boxes[last_row..this_row].iter().position(|&k| k == i) {
+                        this_row -= 1;
+                        hits.swap(last_row + j, this_row);
+                        boxes.swap(last_row + j, this_row);
+                    } else if let Some(t) = first_touch(&ray, group, i, filter) {
+                        hits.push(hit(&ray, group, i, t, [a, b]));
+                        boxes.push(i);
+                    }
+                    ControlFlow::Continue(())
+                });
             boxes.clear();
             boxes.resize(hits.len(), u32::MAX);
         }
@@ -317,13 +319,13 @@ impl SweepQuery<'_> {
         let mut best: Option<(f32, Entity, ShapePath, ShapePath)> = None;
         for path in &paths {
             let bounds = path.swept_bounds();
-            for group in self.colliders.groups() {
-                group.broad.query(&bounds, |i| {
-                    let body = group.body(i as usize);
+            for group in self.snapshot.groups() {
+                group.index.broad.query(&bounds, |i| {
+                    let body = group.entry(i);
                     if !filter.accepts(body.entity, &body.layers) {
                         return;
                     }
-                    let target = ShapePath::still(self.colliders.path(body).at(1.0));
+                    let target = ShapePath::still(group.path(i).end());
                     if let Some(&[t, _]) = contact_intervals(path, &target).first()
                         && best.is_none_or(|(bt, be, ..)| (t, body.entity) < (bt, be))
                     {
@@ -351,7 +353,7 @@ impl SweepQuery<'_> {
         if !point.is_finite() {
             return None;
         }
-        let entries: usize = self.colliders.groups().iter().map(|g| g.len()).sum();
+        let entries: usize = self.snapshot.groups().iter().map(|g| g.len()).sum();
         let any = entries > 0;
         // Boxes of growing size around the point: a collider outside one of half size `h`
         // is farther than `h`, so the nearest found within `h` is the nearest of all.
@@ -363,14 +365,14 @@ impl SweepQuery<'_> {
             };
             let mut best: Option<PointProjection> = None;
             let mut visited = 0;
-            for group in self.colliders.groups() {
-                group.broad.query(&window, |i| {
+            for group in self.snapshot.groups() {
+                group.index.broad.query(&window, |i| {
                     visited += 1;
-                    let body = group.body(i as usize);
+                    let body = group.entry(i);
                     if !filter.accepts(body.entity, &body.layers) {
                         return;
                     }
-                    let (on, distance) = project(&self.colliders.path(body).at(1.0), point);
+                    let (on, distance) = project(&group.path(i).end(), point);
                     if best.is_none_or(|b| (distance, body.entity) < (b.distance, b.entity)) {
                         best = Some(PointProjection {
                             entity: body.entity,
@@ -405,11 +407,11 @@ impl SweepQuery<'_> {
             return;
         }
         let bounds = probe.swept_bounds();
-        for group in self.colliders.groups() {
-            group.broad.query(&bounds, |i| {
-                let body = group.body(i as usize);
+        for group in self.snapshot.groups() {
+            group.index.broad.query(&bounds, |i| {
+                let body = group.entry(i);
                 // (A polyline's edges are boxes of their own: it is listed once.)
-                if touches_now(&self.colliders, &probe, body, filter)
+                if touches_now(&probe, group, i, filter)
                     && !(body.chain() && hits.contains(&body.entity))
                 {
                     hits.push(body.entity);
@@ -431,63 +433,46 @@ impl SweepQuery<'_> {
             return false;
         }
         let mut any = false;
-        for group in self.colliders.groups() {
-            group.broad.query(&probe.swept_bounds(), |i| {
-                any = any || touches_now(&self.colliders, &probe, group.body(i as usize), filter);
+        for group in self.snapshot.groups() {
+            group.index.broad.query(&probe.swept_bounds(), |i| {
+                any = any || touches_now(&probe, group, i, filter);
             });
         }
         any
     }
 }
 
-/// `true` if the probe touches the body where the last tick left it.
-fn touches_now(
-    colliders: &Colliders,
-    probe: &ShapePath,
-    body: &super::state::Entry,
-    filter: &QueryFilter,
-) -> bool {
-    filter.accepts(body.entity, &body.layers)
-        && !contact_intervals(probe, &ShapePath::still(colliders.path(body).at(1.0))).is_empty()
+/// `true` if the probe touches box `i` of `group` where the last tick left it.
+fn touches_now(probe: &ShapePath, group: &Group, i: u32, filter: &QueryFilter) -> bool {
+    let entry = group.entry(i);
+    filter.accepts(entry.entity, &entry.layers)
+        && !contact_intervals(probe, &ShapePath::still(group.path(i).end())).is_empty()
 }
 
 /// When (as a fraction of the way) the moving point `ray` first touches box `i` of `group`.
-fn first_touch(
-    colliders: &Colliders,
-    ray: &ShapePath,
-    group: &Group,
-    i: usize,
-    filter: &QueryFilter,
-) -> Option<f32> {
-    let body = group.body(i);
-    if !filter.accepts(body.entity, &body.layers) {
+fn first_touch(ray: &ShapePath, group: &Group, i: u32, filter: &QueryFilter) -> Option<f32> {
+    let entry = group.entry(i);
+    if !filter.accepts(entry.entity, &entry.layers) {
         return None;
     }
-    let target = ShapePath::still(colliders.path(body).at(1.0));
+    let target = ShapePath::still(group.path(i).end());
     contact_intervals(ray, &target).first().map(|i| i[0])
 }
 
-fn hit(
-    colliders: &Colliders,
-    ray: &ShapePath,
-    group: &Group,
-    i: usize,
-    t: f32,
-    [a, b]: [Vec2; 2],
-) -> RayHit {
-    let body = group.body(i);
-    let target = ShapePath::still(colliders.path(body).at(1.0));
+/// The hit of the moving point `ray` on box `i` of `group` at `t`.
+fn hit(ray: &ShapePath, group: &Group, i: u32, t: f32, [a, b]: [Vec2; 2]) -> RayHit {
+    let entry = group.entry(i);
+    let target = ShapePath::still(group.path(i).end());
     let w = witness(ray, &target, t, false);
     RayHit {
-        entity: body.entity,
+        entity: entry.entity,
         distance: (b - a).length() * t,
         point: w.point,
         normal: w.normal,
         along: w.along_b,
-        feature: if body.chain() {
-            Some(super::report::edge_feature(body.part(), w.along_b))
-        } else {
-            w.feature_b
+        feature: match entry.edge_index() {
+            Some(edge) => Some(edge_feature(edge, w.along_b)),
+            None => w.feature_b,
         },
     }
 }

@@ -68,7 +68,7 @@ fn bullets_through_a_wall_are_batched_and_exact() {
             "the bullets that reach the wall are batched: {stats:?}"
         );
         if parallel && ComputeTaskPool::get().thread_num() > 1 {
-            assert!(stats.parallel_tasks > 1, "{stats:?}");
+            assert!(stats.parallel_tasks() > 1, "{stats:?}");
         }
         let wall_path = app.world().get::<SweptPath>(wall).unwrap().path().unwrap();
         for (i, &bullet) in bullets.iter().enumerate() {

@@ -195,14 +195,8 @@ fn bad_query_input_finds_nothing_and_never_panics() {
 fn queries_match_testing_every_collider() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x1234_5678);
     let mut next = move || rng.random_range(-1.0f32..1.0);
-    for method in [
-        bevy_sweep::broad::BroadPhaseMethod::Strips,
-        bevy_sweep::broad::BroadPhaseMethod::Bvh,
-    ] {
-        let mut app = app_with(SweepPlugin {
-            broad_phase: method,
-            ..default()
-        });
+    {
+        let mut app = app_with(SweepPlugin::default());
         let mut colliders = Vec::new();
         for i in 0..400 {
             let collider = match i % 4 {
@@ -250,16 +244,16 @@ fn queries_match_testing_every_collider() {
                 assert_eq!(
                     first.map(|h| h.entity),
                     expected.first().copied(),
-                    "{method:?}: ray from {origin} to {end}"
+                    "ray from {origin} to {end}"
                 );
                 let mut hits = Vec::new();
                 query.ray_hits(origin, direction, length, &all, &mut hits);
                 let got: Vec<Entity> = hits.iter().map(|h| h.entity).collect();
-                assert_eq!(got, expected, "{method:?}: ray from {origin} to {end}");
+                assert_eq!(got, expected, "ray from {origin} to {end}");
                 let mut found = Vec::new();
                 query.shape_hits(probe, &all, &mut found);
                 found.sort();
-                assert_eq!(found, touching, "{method:?}: {probe:?}");
+                assert_eq!(found, touching, "{probe:?}");
             });
         }
     }

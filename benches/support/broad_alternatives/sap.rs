@@ -1,6 +1,5 @@
 //! Sort and sweep on the axis along which the box centres spread most.
 
-use super::radix::sort_by_high_half;
 use super::{overlap, usable};
 use bevy_math::bounding::Aabb2d;
 
@@ -8,18 +7,6 @@ use bevy_math::bounding::Aabb2d;
 pub(super) struct SortAndSweep {
     /// The lower edge as an order-preserving integer in the high half, the index in the low.
     keys: Vec<u64>,
-    scratch: Vec<u64>,
-}
-
-/// An integer with the order of the float (`-0.0` just below `0.0`): the order of
-/// [`f32::total_cmp`].
-pub(crate) fn order_key(x: f32) -> u32 {
-    let bits = x.to_bits();
-    if bits & 0x8000_0000 == 0 {
-        bits | 0x8000_0000
-    } else {
-        !bits
-    }
 }
 
 impl SortAndSweep {
@@ -47,9 +34,12 @@ impl SortAndSweep {
                 .iter()
                 .enumerate()
                 .filter(|(_, b)| usable(b))
-                .map(|(i, b)| (u64::from(order_key(b.min[axis])) << 32) | i as u64),
+                .map(|(i, b)| {
+                    (u64::from(b.min[axis].to_bits() ^ sign_flip(b.min[axis])) << 32) | i as u64
+                }),
         );
-        sort_by_high_half(&mut self.keys, &mut self.scratch);
+        // (The crate sorts with a radix sort; a comparison sort serves this alternative.)
+        self.keys.sort_unstable_by_key(|k| k >> 32);
         for (k, &key) in self.keys.iter().enumerate() {
             let i = key as u32;
             let a = &bounds[i as usize];
@@ -68,26 +58,11 @@ impl SortAndSweep {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::order_key;
-
-    #[test]
-    fn order_key_keeps_the_order_of_floats() {
-        let values = [
-            f32::NEG_INFINITY,
-            -1e30,
-            -2.5,
-            -f32::MIN_POSITIVE,
-            -0.0,
-            0.0,
-            f32::MIN_POSITIVE,
-            1.0,
-            3e20,
-            f32::INFINITY,
-        ];
-        for pair in values.windows(2) {
-            assert!(order_key(pair[0]) < order_key(pair[1]), "{pair:?}");
-        }
+/// The bits to flip so that an `f32`'s bits, as an integer, keep the order of the float.
+fn sign_flip(x: f32) -> u32 {
+    if x.is_sign_negative() {
+        u32::MAX
+    } else {
+        0x8000_0000
     }
 }

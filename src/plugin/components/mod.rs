@@ -1,0 +1,12 @@
+//! The components a user puts on entities, one file per concern.
+
+mod body;
+mod collider;
+mod layers;
+mod motion;
+pub(crate) mod placement;
+
+pub use body::{Body, CollidingEntities};
+pub use collider::Collider;
+pub use layers::CollisionLayers;
+pub use motion::{AngularVelocity, SweptPath, Teleport, Velocity};

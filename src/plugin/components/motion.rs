@@ -1,0 +1,179 @@
+//! How colliders move: [`Velocity`], [`AngularVelocity`], [`Teleport`], and the plugin's
+//! record of each collider's motion, [`SweptPath`].
+
+use super::Collider;
+use crate::narrow::{ConvexVertices, Shape, ShapePath};
+use crate::plugin::SkipReason;
+use bevy::ecs::prelude::*;
+use bevy::math::{Affine2, Vec2};
+use bevy::reflect::prelude::*;
+
+/// Linear velocity in units per second. With
+/// [`SweepPlugin::integrate_velocity`](crate::SweepPlugin::integrate_velocity) (the default),
+/// the plugin moves the [`Transform`](bevy::transform::components::Transform) by it every
+/// tick, before sweeping: world units for a root entity, the parent's frame for a child (its
+/// `Transform` is relative to the parent).
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Debug, Default, PartialEq, Clone)]
+pub struct Velocity(pub Vec2);
+
+/// Angular velocity in radians per second, counter-clockwise, about the entity's origin.
+/// Integrated like [`Velocity`]; it turns every shape but circles and axis-aligned boxes.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Debug, Default, PartialEq, Clone)]
+pub struct AngularVelocity(pub f32);
+
+/// Insert on a collider that was moved discontinuously (respawned, warped): the next tick
+/// takes its new place as the start of its motion, so the jump is not swept, sweeps that
+/// tick's own motion from there as usual, and removes the marker.
+///
+/// Contacts the collider had before the jump end (with [`CollisionKind::Ended`] at time 0)
+/// if it no longer touches the other collider at its new place.
+///
+/// The marker acts on the collider it is on: when you move a parent discontinuously, insert
+/// it on the child colliders too.
+///
+/// [`CollisionKind::Ended`]: crate::prelude::CollisionKind::Ended
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Debug, Default, PartialEq, Clone)]
+pub struct Teleport;
+
+/// This tick's motion of a collider in world space, written by the plugin: what was swept,
+/// for drawing and debugging ([`path`](Self::path), [`polyline_edges`](Self::polyline_edges)),
+/// and what the next tick's motion starts from.
+#[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
+#[reflect(Component, Debug, Default, Clone)]
+pub struct SweptPath {
+    /// The motion swept in the last tick it was swept in; `None` before the first tick,
+    /// while the collider is skipped as unusable, and for a polyline. A polygon's vertex
+    /// paths are on the heap, allocated once per collider and reused: kept inline they
+    /// would make this component, which every tick reads and writes for every collider,
+    /// several times larger.
+    #[reflect(ignore)]
+    pub(crate) path: Option<ShapePath<Box<ConvexVertices>>>,
+    /// The plane part of the collider's world transform where the last motion ended (a
+    /// polyline's motion, and a fresh motion's start, are rebuilt from it).
+    #[reflect(ignore)]
+    pub(crate) previous_world: Option<PackedPlane>,
+    /// A polyline's world plane at the start of the last tick's motion (its end is
+    /// `previous_world`).
+    #[reflect(ignore)]
+    pub(crate) chain_start: Option<PackedPlane>,
+    /// Set when the motion starts afresh this tick (a new, re-inserted or teleported
+    /// collider): it is not the continuation of the last tick's.
+    #[reflect(ignore)]
+    pub(crate) fresh: bool,
+    /// How many ticks in a row (up to 2) the collider's motion was still.
+    #[reflect(ignore)]
+    pub(crate) still_for: u8,
+    /// Resting in the last tick: still for two ticks, unchanged, kept in the broad phase
+    /// without being swept again.
+    #[reflect(ignore)]
+    pub(crate) resting: bool,
+    /// A warning was given about this collider's shape (once per collider and shape): an
+    /// axis-aligned box on a rotated transform, a polyline with repeated points.
+    #[reflect(ignore)]
+    pub(crate) warned: bool,
+    /// The [`Body`](super::Body) the collider belonged to in the last tick.
+    #[reflect(ignore)]
+    pub(crate) body: Option<Entity>,
+    /// Why the collider's shape cannot be swept ([`Collider::problem`]), checked when it is
+    /// new or changed; `None` until then.
+    #[reflect(ignore)]
+    pub(crate) shape_problem: Option<Option<SkipReason>>,
+}
+
+/// An [`Affine2`] stored without its 16-byte alignment: 24 bytes instead of 32, so that
+/// [`SweptPath`], which every tick reads and writes for every collider, stays small.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PackedPlane([f32; 6]);
+
+impl From<Affine2> for PackedPlane {
+    fn from(plane: Affine2) -> Self {
+        Self(plane.to_cols_array())
+    }
+}
+
+impl From<PackedPlane> for Affine2 {
+    fn from(packed: PackedPlane) -> Self {
+        Affine2::from_cols_array(&packed.0)
+    }
+}
+
+impl SweptPath {
+    /// Forget the previous place: the next tick starts from where the collider is then.
+    pub(crate) fn restart(&mut self) {
+        self.path = None;
+        self.previous_world = None;
+        self.chain_start = None;
+        self.still_for = 0;
+    }
+
+    /// The motion swept in the last tick it was swept in; `None` before the first tick,
+    /// while the collider is skipped as unusable, and for a polyline (see
+    /// [`polyline_edges`](Self::polyline_edges)).
+    #[must_use]
+    pub fn path(&self) -> Option<ShapePath> {
+        let path = self.path.as_ref()?;
+        Some(path.map_convex_ref(|convex| **convex))
+    }
+
+    /// Whether the collider rested in the last tick: still for two ticks with nothing
+    /// changed, kept in the broad phase without being swept again (see the
+    /// [`SweepPlugin`](crate::SweepPlugin) docs). Its contacts are kept and send no events.
+    #[must_use]
+    pub fn is_resting(&self) -> bool {
+        self.resting
+    }
+
+    /// Where the last motion ended.
+    pub(crate) fn end(&self) -> Option<Shape> {
+        self.path().map(|path| path.end())
+    }
+
+    /// Keeps the motion swept (a polygon's in the storage it already has).
+    pub(crate) fn set_path(&mut self, path: ShapePath) {
+        match (&mut self.path, path) {
+            (Some(ShapePath::Convex(stored)), ShapePath::Convex(convex)) => **stored = convex,
+            (stored, path) => *stored = Some(path.map_convex(Box::new)),
+        }
+    }
+
+    /// Every path swept in the last tick it was swept in: the collider's one
+    /// [`path`](Self::path), or a polyline's edges' ([`polyline_edges`](Self::polyline_edges)).
+    pub fn paths<'a>(&'a self, collider: &'a Collider) -> impl Iterator<Item = ShapePath> + 'a {
+        self.path()
+            .into_iter()
+            .chain(self.polyline_edges(collider).map(|(_, path)| path))
+    }
+
+    /// A polyline's motion in the last tick it was swept in, edge by edge: each edge's index
+    /// and its path (`path` is `None` for a polyline). Empty for the other shapes, and
+    /// before the first tick.
+    pub fn polyline_edges<'a>(
+        &'a self,
+        collider: &'a Collider,
+    ) -> impl Iterator<Item = (u32, ShapePath)> + 'a {
+        let planes = self
+            .chain_start
+            .zip(self.previous_world)
+            .filter(|_| collider.is_polyline())
+            .map(|(start, end)| (Affine2::from(start), Affine2::from(end)));
+        planes.into_iter().flat_map(move |(start, end)| {
+            let ends: Vec<_> = collider.edges_in(&end).collect();
+            collider
+                .edges_in(&start)
+                .zip(ends)
+                .map(|((i, a0, b0), (_, a1, b1))| {
+                    (
+                        i,
+                        ShapePath::Segment {
+                            a: [a0, a1],
+                            b: [b0, b1],
+                        },
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    }
+}

@@ -1,0 +1,112 @@
+//! Colliders the plugin cannot sweep, and why.
+
+use bevy::ecs::prelude::*;
+use bevy::ecs::reflect::ReflectResource;
+use bevy::platform::collections::HashMap;
+use bevy::reflect::prelude::*;
+
+/// Colliders the plugin could not sweep in the last tick, each with its [`SkipReason`] (a
+/// missing or non-finite transform, a non-finite velocity, a size that is not positive, a
+/// zero-length segment, a polygon that is not convex, …).
+///
+/// A skipped collider takes part in no contact (its contacts end); every other pair is
+/// unaffected. The plugin logs one warning naming the entity when it starts being skipped
+/// (or the reason changes), not every tick. When the input becomes usable again the
+/// collider starts afresh from where it is, as if teleported.
+#[derive(Resource, Default, Debug, Reflect)]
+#[reflect(Resource, Default, Debug)]
+pub struct SkippedColliders {
+    pub(crate) reasons: HashMap<Entity, SkipReason>,
+}
+
+/// Why the plugin could not sweep a collider (see [`SkippedColliders`]). Its `Display` is the
+/// sentence of the warning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
+#[reflect(Debug, PartialEq, Hash, Clone)]
+#[non_exhaustive]
+pub enum SkipReason {
+    /// The entity, or one of its ancestors, has no `Transform`.
+    MissingTransform,
+    /// Its world transform (its own composed with its ancestors') is not finite.
+    NonFiniteTransform,
+    /// Its [`Velocity`](crate::prelude::Velocity) is not finite.
+    NonFiniteVelocity,
+    /// Its [`AngularVelocity`](crate::prelude::AngularVelocity) is not finite.
+    NonFiniteAngularVelocity,
+    /// A point of its shape (a segment's or capsule's endpoint, a polyline point) is not
+    /// finite.
+    NonFiniteShape,
+    /// A segment whose two endpoints are equal.
+    ZeroLengthSegment,
+    /// A radius or half extent that is not a positive finite number.
+    NonPositiveSize,
+    /// A polygon that is not 3 to 8 finite points in strictly convex position (build it with
+    /// [`Collider::convex_polygon`](crate::prelude::Collider::convex_polygon), which checks).
+    NotConvex,
+    /// A polyline without an edge of positive length.
+    NoEdge,
+    /// Its shape in the world is degenerate or not finite (a zero or huge scale).
+    DegenerateInWorld,
+    /// Its swept bounds overflow: coordinates too close to `f32::MAX`.
+    Overflow,
+}
+
+impl core::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::MissingTransform => "its transform or a parent's is missing",
+            Self::NonFiniteTransform => "its world transform is not finite",
+            Self::NonFiniteVelocity => "its Velocity is not finite",
+            Self::NonFiniteAngularVelocity => "its AngularVelocity is not finite",
+            Self::NonFiniteShape => "a point of its shape is not finite",
+            Self::ZeroLengthSegment => "its segment has zero length",
+            Self::NonPositiveSize => "a radius or half extent is not a positive finite number",
+            Self::NotConvex => {
+                "its polygon is not 3 to 8 finite points in strictly convex position \
+                 (use Collider::convex_polygon)"
+            }
+            Self::NoEdge => "its polyline has no edge of positive length",
+            Self::DegenerateInWorld => {
+                "its world-space shape is degenerate or not finite (check the scale)"
+            }
+            Self::Overflow => "its swept bounds overflow (coordinates too close to f32::MAX)",
+        })
+    }
+}
+
+impl SkippedColliders {
+    /// Why `entity` was skipped in the last tick, if it was.
+    #[must_use]
+    pub fn reason(&self, entity: Entity) -> Option<SkipReason> {
+        self.reasons.get(&entity).copied()
+    }
+
+    /// Every skipped entity and why.
+    pub fn iter(&self) -> impl Iterator<Item = (Entity, SkipReason)> + '_ {
+        self.reasons.iter().map(|(&e, &r)| (e, r))
+    }
+
+    /// The number of skipped colliders.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.reasons.len()
+    }
+
+    /// `true` if no collider was skipped.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.reasons.is_empty()
+    }
+
+    pub(crate) fn record(&mut self, entity: Entity, reason: SkipReason) {
+        if self.reasons.insert(entity, reason) != Some(reason) {
+            log::warn!("bevy_sweep: skipping collider {entity}: {reason}");
+        }
+    }
+
+    pub(crate) fn usable_again(&mut self, entity: Entity) {
+        if self.reasons.remove(&entity).is_some() {
+            log::info!("bevy_sweep: collider {entity} is usable again");
+        }
+    }
+}

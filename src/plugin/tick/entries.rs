@@ -1,0 +1,330 @@
+//! What the phases of a tick hand each other about colliders: each collider's motion as an
+//! [`Entry`], the entries of a group with their polygons' vertex paths ([`Entries`]), the
+//! broad phase's index over their boxes ([`BoxIndex`]), and how a pair names its two
+//! entries ([`Slot`]).
+
+use crate::broad::{BroadPhase, order_key, sort_by_high_half};
+use crate::narrow::{ConvexVertices, ShapePath};
+use crate::plugin::CollisionLayers;
+use bevy::ecs::prelude::*;
+use bevy::math::Vec2;
+use bevy::math::bounding::Aabb2d;
+
+/// Where a polygon's vertex paths are: their index in the table of the entries' group.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ConvexIndex(u32);
+
+/// One collider's motion in a tick (or one edge of a polyline's), as the broad phase keeps
+/// it: a polygon's vertex paths are in its group's table ([`Entries::convex`]), so that an
+/// entry stays within a cache line whatever its shape.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    pub(crate) entity: Entity,
+    pub(crate) path: ShapePath<ConvexIndex>,
+    pub(crate) layers: CollisionLayers,
+    /// The [`Body`](crate::prelude::Body) the collider belongs to, if any.
+    pub(crate) body: Option<Entity>,
+    /// Which edge of a polyline this is, and two flags ([`Entry::chain`],
+    /// [`Entry::continues`]) in the top bits.
+    flags: u32,
+}
+
+// Every pair reads two entries: keep each within a cache line.
+const _: () = assert!(size_of::<Entry>() <= 64);
+
+/// [`Entry::flags`]: the entry is one edge of a polyline.
+const CHAIN: u32 = 1 << 31;
+/// [`Entry::flags`]: the motion continues the last tick's.
+const CONTINUES: u32 = 1 << 30;
+
+impl Entry {
+    /// An entry without its path (set by [`Entries::push`]): the edge of a polyline
+    /// (`Some`), and whether the motion starts where the last tick's ended, with the same
+    /// shape (contacts at its start are those at the end of the last tick, which the same
+    /// exact tests decided).
+    pub(crate) fn new(
+        entity: Entity,
+        layers: CollisionLayers,
+        body: Option<Entity>,
+        edge: Option<u32>,
+        continues: bool,
+    ) -> Self {
+        Self {
+            entity,
+            path: ShapePath::Point([Vec2::ZERO; 2]),
+            layers,
+            body,
+            flags: edge.map_or(0, |e| CHAIN | (e & !(CHAIN | CONTINUES)))
+                | if continues { CONTINUES } else { 0 },
+        }
+    }
+
+    /// One edge of a polyline: its contacts are merged with its other edges' per pair of
+    /// colliders.
+    #[inline]
+    pub(crate) fn chain(&self) -> bool {
+        self.flags & CHAIN != 0
+    }
+
+    /// Which edge of a polyline this is (`0` for other shapes).
+    #[inline]
+    pub(crate) fn edge(&self) -> u32 {
+        self.flags & !(CHAIN | CONTINUES)
+    }
+
+    /// The polyline edge this is, if it is one.
+    #[inline]
+    pub(crate) fn edge_index(&self) -> Option<u32> {
+        self.chain().then(|| self.edge())
+    }
+
+    /// The motion continues the last tick's.
+    #[inline]
+    pub(crate) fn continues(&self) -> bool {
+        self.flags & CONTINUES != 0
+    }
+
+    /// What the collider belongs to: its body, else itself. Pairs of one owner are never
+    /// tested.
+    #[inline]
+    pub(crate) fn owner(&self) -> Entity {
+        self.body.unwrap_or(self.entity)
+    }
+
+    /// A point or an axis-aligned box (a pair of the two is solved in SIMD batches).
+    #[inline]
+    pub(crate) fn is_point(&self) -> bool {
+        matches!(self.path, ShapePath::Point(_))
+    }
+
+    /// An axis-aligned box.
+    #[inline]
+    pub(crate) fn is_aabb(&self) -> bool {
+        matches!(self.path, ShapePath::Aabb { .. })
+    }
+}
+
+/// A group's entries and their polygons' vertex paths.
+#[derive(Default)]
+pub(crate) struct Entries {
+    pub(crate) list: Vec<Entry>,
+    /// The vertex paths of the entries' polygons ([`ConvexIndex`]).
+    pub(crate) convex: Vec<ConvexVertices>,
+}
+
+impl Entries {
+    pub(crate) fn clear(&mut self) {
+        self.list.clear();
+        self.convex.clear();
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Adds `entry` moving along `path` (a polygon's vertex paths go to the table).
+    #[inline]
+    pub(crate) fn push(&mut self, entry: Entry, path: ShapePath) {
+        let convex = &mut self.convex;
+        let path = path.map_convex(|vertices| {
+            convex.push(vertices);
+            ConvexIndex((convex.len() - 1) as u32)
+        });
+        self.list.push(Entry { path, ..entry });
+    }
+
+    /// Entry `i`'s path, its polygon's vertex paths read from the table.
+    #[inline]
+    pub(crate) fn path(&self, i: usize) -> ShapePath {
+        self.resolve(&self.list[i])
+    }
+
+    /// `entry`'s path (an entry of this group), its polygon's vertex paths read from the
+    /// table.
+    #[inline]
+    pub(crate) fn resolve(&self, entry: &Entry) -> ShapePath {
+        entry
+            .path
+            .map_convex(|ConvexIndex(i)| self.convex[i as usize])
+    }
+
+    /// Moves `other`'s entries to the end of these (its polygons' indices shifted).
+    pub(crate) fn append(&mut self, other: &mut Entries) {
+        let offset = self.convex.len() as u32;
+        self.list.extend(other.list.drain(..).map(|entry| {
+            Entry {
+                path: entry
+                    .path
+                    .map_convex(|ConvexIndex(i)| ConvexIndex(i + offset)),
+                ..entry
+            }
+        }));
+        self.convex.append(&mut other.convex);
+    }
+
+    /// Makes these the same as `other`, reusing their buffers.
+    pub(crate) fn copy_from(&mut self, other: &Self) {
+        self.list.clone_from(&other.list);
+        self.convex.clone_from(&other.convex);
+    }
+}
+
+/// What decides whether a pair is tested, kept beside the sorted boxes so that the broad
+/// phase decides it without reading the entries.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PairFilter {
+    layers: CollisionLayers,
+    owner: Entity,
+}
+
+impl PairFilter {
+    /// `true` if the layers interact and the two are not parts of one body (two edges of one
+    /// polyline, two colliders under one [`Body`](crate::prelude::Body)).
+    #[inline]
+    pub(crate) fn accepts(&self, other: &Self) -> bool {
+        self.layers.interacts_with(&other.layers) && self.owner != other.owner
+    }
+}
+
+/// The broad phase's index over a group's boxes: the boxes in order of their left edges,
+/// which entry each is, their pair filters in the same order, and the strips over them.
+#[derive(Default)]
+pub(crate) struct BoxIndex {
+    /// The boxes in order of left edge: the edge's key in the high half, the entry in the
+    /// low half (box `k` is entry `keys[k] as u32`).
+    keys: Vec<u64>,
+    scratch: Vec<u64>,
+    /// The boxes, in order of left edge.
+    pub(crate) sorted: Vec<Aabb2d>,
+    /// Their pair filters, in the same order.
+    pub(crate) filters: Vec<PairFilter>,
+    /// The strips over `sorted`.
+    pub(crate) broad: BroadPhase,
+}
+
+impl BoxIndex {
+    /// Sorts the boxes of `entries` (`bounds[i]` is entry `i`'s) by left edge, ties by
+    /// entry, and builds the strips over them. The entries stay where they are: moving them
+    /// costs more than reading those that candidate pairs need.
+    pub(crate) fn build(&mut self, entries: &[Entry], bounds: &[Aabb2d]) {
+        self.keys.clear();
+        self.keys.extend(
+            (0u64..)
+                .zip(bounds)
+                .map(|(i, b)| (u64::from(order_key(b.min.x)) << 32) | i),
+        );
+        sort_by_high_half(&mut self.keys, &mut self.scratch);
+        self.sorted.clear();
+        self.sorted
+            .extend(self.keys.iter().map(|&k| bounds[k as u32 as usize]));
+        self.filters.clear();
+        self.filters.extend(self.keys.iter().map(|&k| {
+            let entry = &entries[k as u32 as usize];
+            PairFilter {
+                layers: entry.layers,
+                owner: entry.owner(),
+            }
+        }));
+        self.broad.build_in_order(&self.sorted);
+    }
+
+    /// The entry of sorted box `k`.
+    #[inline]
+    pub(crate) fn entry(&self, k: u32) -> u32 {
+        self.keys[k as usize] as u32
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Makes this the same as `other` for queries, reusing its buffers.
+    pub(crate) fn copy_from(&mut self, other: &Self) {
+        self.keys.clone_from(&other.keys);
+        self.sorted.clone_from(&other.sorted);
+        self.filters.clone_from(&other.filters);
+        self.broad.copy_from(&other.broad);
+    }
+}
+
+/// Entries with their index: the resting colliders, and each half of the queries' snapshot.
+#[derive(Default)]
+pub(crate) struct Group {
+    pub(crate) entries: Entries,
+    pub(crate) index: BoxIndex,
+}
+
+impl Group {
+    /// The entry of the index's box `k`.
+    #[inline]
+    pub(crate) fn entry(&self, k: u32) -> &Entry {
+        &self.entries.list[self.index.entry(k) as usize]
+    }
+
+    /// The path of the index's box `k`.
+    #[inline]
+    pub(crate) fn path(&self, k: u32) -> ShapePath {
+        self.entries.path(self.index.entry(k) as usize)
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Makes this the same as `other`, reusing its buffers.
+    pub(crate) fn copy_from(&mut self, other: &Self) {
+        self.entries.copy_from(&other.entries);
+        self.index.copy_from(&other.index);
+    }
+}
+
+/// An entry of this tick: one of the swept colliders' (in [`Motions`](super::Motions)), or,
+/// with the top bit set, one of the resting colliders'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Slot(u32);
+
+const RESTING: u32 = 1 << 31;
+
+impl Slot {
+    pub(crate) fn swept(i: u32) -> Self {
+        Self(i)
+    }
+
+    pub(crate) fn resting(i: u32) -> Self {
+        Self(i | RESTING)
+    }
+
+    #[inline]
+    fn parts(self) -> (bool, usize) {
+        (self.0 & RESTING != 0, (self.0 & !RESTING) as usize)
+    }
+}
+
+/// This tick's entries, swept and resting, read by slot.
+#[derive(Clone, Copy)]
+pub(crate) struct TickEntries<'a> {
+    pub(crate) swept: &'a Entries,
+    pub(crate) resting: &'a Entries,
+}
+
+impl<'a> TickEntries<'a> {
+    #[inline]
+    fn group(&self, slot: Slot) -> (&'a Entries, usize) {
+        match slot.parts() {
+            (false, i) => (self.swept, i),
+            (true, i) => (self.resting, i),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn entry(&self, slot: Slot) -> &'a Entry {
+        let (group, i) = self.group(slot);
+        &group.list[i]
+    }
+
+    #[inline]
+    pub(crate) fn path(&self, slot: Slot) -> ShapePath {
+        let (group, i) = self.group(slot);
+        group.path(i)
+    }
+}

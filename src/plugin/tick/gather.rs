@@ -1,0 +1,583 @@
+//! **Gather**: every collider's motion in this tick, in world space.
+//!
+//! Reads: each collider's [`Collider`], [`CollisionLayers`], velocities, transform (composed
+//! with its ancestors'), [`Body`] and [`SweptPath`] (where its last motion ended), and which
+//! colliders rest ([`Resting`]).
+//! Writes: [`Motions`] (the swept colliders' entries and swept bounds, those that come to
+//! rest and those that wake), each collider's [`SweptPath`], [`SkippedColliders`] (a warning
+//! for each new reason), and [`SweepStats`]' `gather_time`, `skipped` and `gather_tasks`.
+//!
+//! A resting collider is visited only when something it depends on changes.
+
+use super::entries::{Entries, Entry};
+use super::parts::threads;
+use crate::SweepSettings;
+use crate::broad::usable as usable_bounds;
+use crate::geometry::robust::orient2d;
+use crate::narrow::{Shape, ShapePath};
+use crate::plugin::components::placement::world_plane_from;
+use crate::plugin::{
+    AngularVelocity, Body, Collider, CollisionLayers, SkipReason, SkippedColliders, SweepStats,
+    SweptPath, Velocity,
+};
+use bevy::ecs::prelude::*;
+use bevy::math::{Affine2, Vec2, bounding::Aabb2d};
+use bevy::platform::time::Instant;
+use bevy::time::Time;
+use bevy::transform::components::Transform;
+use bevy::utils::Parallel;
+
+/// Marks a resting collider: still for two ticks and unchanged, kept in the broad phase
+/// without being swept again. The gather visits such colliders only when something they
+/// depend on changes.
+///
+/// Stored in tables like the other components (not in a sparse set, which would be cheaper to
+/// insert and remove): a filter on a sparse-set component makes Bevy iterate the gather's
+/// query entity by entity through archetypes instead of along tables, which made the gather
+/// of 100,000 moving colliders twice as slow. Colliders start and stop resting far less often
+/// than they are gathered.
+#[derive(Component)]
+pub(crate) struct Resting;
+
+/// The gather's hand-off: every collider's motion in this tick.
+#[derive(Resource, Default)]
+pub(crate) struct Motions {
+    /// The colliders swept this tick (a polyline's edges each their own entry).
+    pub(crate) entries: Entries,
+    /// Their swept bounds, in the same order.
+    pub(crate) bounds: Vec<Aabb2d>,
+    /// The colliders that come to rest this tick, with their bounds (not in `entries`: the
+    /// resting group takes them from this tick on).
+    pub(crate) resting: Entries,
+    pub(crate) resting_bounds: Vec<Aabb2d>,
+    /// Resting colliders that move or changed: swept again from this tick on.
+    pub(crate) woken: Vec<Entity>,
+    /// The tick's duration, in seconds.
+    pub(crate) duration: f32,
+}
+
+/// What one thread of the gather finds.
+#[derive(Default)]
+pub(crate) struct Gathered {
+    swept: Entries,
+    bounds: Vec<Aabb2d>,
+    resting: Entries,
+    resting_bounds: Vec<Aabb2d>,
+    woken: Vec<Entity>,
+    /// Colliders that cannot be swept, and why; and those that can again.
+    skipped: Vec<(Entity, SkipReason)>,
+    usable_again: Vec<Entity>,
+    /// Warnings to give about colliders (each once).
+    warnings: Vec<(Entity, &'static str)>,
+}
+
+impl Gathered {
+    fn clear(&mut self) {
+        self.swept.clear();
+        self.bounds.clear();
+        self.resting.clear();
+        self.resting_bounds.clear();
+        self.woken.clear();
+        self.skipped.clear();
+        self.usable_again.clear();
+        self.warnings.clear();
+    }
+}
+
+/// The gather's query: every collider and what its motion depends on.
+type ColliderData = (
+    Entity,
+    &'static Collider,
+    &'static mut SweptPath,
+    &'static CollisionLayers,
+    Option<&'static Velocity>,
+    Option<&'static AngularVelocity>,
+    Option<(&'static Transform, Option<&'static ChildOf>)>,
+    Has<Body>,
+);
+
+/// A resting collider something it depends on changed for: its transform (or whether it has
+/// one), its shape, its layers, its parent, or its motion restarting (teleported).
+type Woken = (
+    With<Resting>,
+    Or<(
+        Changed<Transform>,
+        Without<Transform>,
+        Changed<Collider>,
+        Changed<CollisionLayers>,
+        Changed<SweptPath>,
+        Added<ChildOf>,
+        Added<Body>,
+    )>,
+);
+
+/// What decides whether a still collider may rest: whether its transform, shape or layers
+/// changed since the last tick. Read only for colliders that stood still (fetching change
+/// ticks for every collider would cost the gather a few nanoseconds each).
+type Changes = (
+    Ref<'static, Transform>,
+    Ref<'static, Collider>,
+    Ref<'static, CollisionLayers>,
+);
+
+/// What a collider's place, body and rest are read from.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct Lookup<'w, 's> {
+    transforms: Query<'w, 's, (&'static Transform, Option<&'static ChildOf>)>,
+    bodies: Query<'w, 's, (Has<Body>, Option<&'static ChildOf>)>,
+    changes: Query<'w, 's, Changes>,
+}
+
+impl Lookup<'_, '_> {
+    /// The nearest entity with a [`Body`] among `entity` and its ancestors.
+    fn body_above(&self, mut entity: Entity) -> Option<Entity> {
+        // A hierarchy deeper than this is a cycle or a mistake.
+        for _ in 0..64 {
+            let (body, parent) = self.bodies.get(entity).ok()?;
+            if body {
+                return Some(entity);
+            }
+            entity = parent?.parent();
+        }
+        None
+    }
+
+    /// `true` if nothing a still collider's rest depends on changed since the last tick.
+    fn unchanged(&self, entity: Entity) -> bool {
+        self.changes
+            .get(entity)
+            .is_ok_and(|(transform, collider, layers)| {
+                !transform.is_changed() && !collider.is_changed() && !layers.is_changed()
+            })
+    }
+}
+
+/// Collects every collider's motion in this tick into [`Motions`], on every thread of the
+/// compute pool when allowed: the resting colliders only if something they depend on
+/// changed, the others all.
+pub(crate) fn gather(
+    time: Res<Time>,
+    settings: Res<SweepSettings>,
+    mut motions: ResMut<Motions>,
+    mut skipped: ResMut<SkippedColliders>,
+    mut queries: ParamSet<(
+        Query<ColliderData, Without<Resting>>,
+        Query<ColliderData, Woken>,
+        Query<(), With<Collider>>,
+    )>,
+    lookup: Lookup,
+    mut gathered: Local<Parallel<Gathered>>,
+    mut stats: ResMut<SweepStats>,
+) {
+    let began = Instant::now();
+    for local in gathered.iter_mut() {
+        local.clear();
+    }
+    let reasons = &skipped.reasons;
+    let was_skipped = |entity| !reasons.is_empty() && reasons.contains_key(&entity);
+    for item in &mut queries.p1() {
+        gather_one(item, &lookup, was_skipped, &mut gathered.borrow_local_mut());
+    }
+    let mut swept = queries.p0();
+    let parallel = threads(&settings) > 1;
+    if parallel {
+        swept.par_iter_mut().for_each_init(
+            || gathered.borrow_local_mut(),
+            |local, item| gather_one(item, &lookup, was_skipped, local),
+        );
+    } else {
+        let mut local = gathered.borrow_local_mut();
+        for item in &mut swept {
+            gather_one(item, &lookup, was_skipped, &mut local);
+        }
+    }
+    motions.join(&mut gathered, time.delta_secs());
+    publish_skipped(&mut gathered, &mut skipped, &queries.p2());
+    stats.skipped = skipped.len();
+    stats.gather_time = began.elapsed();
+    stats.gather_tasks = if parallel { threads(&settings) } else { 0 };
+}
+
+impl Motions {
+    /// Joins the threads' findings (their order does not matter: pairs are found by place,
+    /// and events come out sorted).
+    fn join(&mut self, gathered: &mut Parallel<Gathered>, duration: f32) {
+        self.entries.clear();
+        self.bounds.clear();
+        self.resting.clear();
+        self.resting_bounds.clear();
+        self.woken.clear();
+        self.duration = duration;
+        for local in gathered.iter_mut() {
+            self.entries.append(&mut local.swept);
+            self.bounds.append(&mut local.bounds);
+            self.resting.append(&mut local.resting);
+            self.resting_bounds.append(&mut local.resting_bounds);
+            self.woken.append(&mut local.woken);
+        }
+    }
+}
+
+/// One collider's motion, swept (into `local`), and whether it rests from now on.
+#[inline(always)]
+fn gather_one(
+    (entity, collider, swept, layers, velocity, angular, transform, has_body): (
+        Entity,
+        &Collider,
+        Mut<SweptPath>,
+        &CollisionLayers,
+        Option<&Velocity>,
+        Option<&AngularVelocity>,
+        Option<(&Transform, Option<&ChildOf>)>,
+        bool,
+    ),
+    lookup: &Lookup,
+    was_skipped: impl Fn(Entity) -> bool,
+    local: &mut Gathered,
+) {
+    let swept = swept.into_inner();
+    // A resting collider is visited only when something it depends on changed: its entry in
+    // the resting group is replaced, whether it rests on or is swept again.
+    if swept.resting {
+        local.woken.push(entity);
+    }
+    // Its shape's own problem is checked when the shape is new or changed (`prepare`).
+    let reshaped = swept.shape_problem.is_none();
+    let world = transform.map_or(Err(SkipReason::MissingTransform), |(t, parent)| {
+        world_plane_from(t, parent, &lookup.transforms)
+    });
+    let motion = problem(collider, swept, velocity, angular)
+        .and(world)
+        .and_then(|world| motion(collider, world, swept, reshaped));
+    let motion = match motion {
+        Ok(motion) => motion,
+        Err(reason) => {
+            local.skipped.push((entity, reason));
+            swept.resting = false;
+            swept.fresh = false;
+            swept.restart();
+            return;
+        }
+    };
+    if was_skipped(entity) {
+        local.usable_again.push(entity);
+    }
+    if let Some(warning) = warning(collider, motion.world, swept) {
+        local.warnings.push((entity, warning));
+    }
+    let root = transform.is_some_and(|(_, parent)| parent.is_none());
+    swept.resting = comes_to_rest(swept, &motion, root) && lookup.unchanged(entity);
+    swept.fresh = false;
+    swept.body = if has_body {
+        Some(entity)
+    } else {
+        transform.and_then(|(_, parent)| lookup.body_above(parent?.parent()))
+    };
+    let entry = Entry::new(entity, *layers, swept.body, None, motion.continues);
+    if swept.resting {
+        motion.push(
+            collider,
+            entry,
+            &mut local.resting,
+            &mut local.resting_bounds,
+        );
+    } else {
+        motion.push(collider, entry, &mut local.swept, &mut local.bounds);
+    }
+}
+
+/// Why the collider cannot be swept this tick whatever its place, if it cannot: its shape's
+/// own problem (checked when the shape is new or changed, not every tick), a velocity that
+/// is not finite.
+#[inline(always)]
+fn problem(
+    collider: &Collider,
+    swept: &mut SweptPath,
+    velocity: Option<&Velocity>,
+    angular: Option<&AngularVelocity>,
+) -> Result<(), SkipReason> {
+    if let Some(reason) = *swept
+        .shape_problem
+        .get_or_insert_with(|| collider.problem())
+    {
+        return Err(reason);
+    }
+    if velocity.is_some_and(|v| !v.0.is_finite()) {
+        return Err(SkipReason::NonFiniteVelocity);
+    }
+    if angular.is_some_and(|w| !w.0.is_finite()) {
+        return Err(SkipReason::NonFiniteAngularVelocity);
+    }
+    Ok(())
+}
+
+/// One collider's motion in this tick.
+struct Motion {
+    /// Its world plane at the end of the tick.
+    world: Affine2,
+    /// Its path and swept bounds; `None` for a polyline, whose edges are swept one by one
+    /// between `chain_start` and `world`.
+    path: Option<(ShapePath, Aabb2d)>,
+    chain_start: Affine2,
+    still: bool,
+    /// The motion starts where the last tick's ended, with the same shape.
+    continues: bool,
+}
+
+impl Motion {
+    /// Adds the motion's entries (a polyline's edges, or the one path) to `entries`.
+    fn push(
+        &self,
+        collider: &Collider,
+        entry: Entry,
+        entries: &mut Entries,
+        bounds: &mut Vec<Aabb2d>,
+    ) {
+        match self.path {
+            Some((path, swept_bounds)) => {
+                entries.push(entry, path);
+                bounds.push(swept_bounds);
+            }
+            None => push_edges(
+                collider,
+                &self.chain_start,
+                &self.world,
+                entry,
+                entries,
+                bounds,
+            ),
+        }
+    }
+}
+
+/// The collider's motion from where its last motion ended (or, starting afresh, from where
+/// it stands in its previous world plane) to where it is in `world`; the motion is kept in
+/// `swept` for the next tick.
+#[inline(always)]
+fn motion(
+    collider: &Collider,
+    world: Affine2,
+    swept: &mut SweptPath,
+    reshaped: bool,
+) -> Result<Motion, SkipReason> {
+    let previous = swept.previous_world.map(Affine2::from);
+    swept.previous_world = Some(world.into());
+    if collider.is_polyline() {
+        let motion = chain(collider, previous, world, swept.fresh)?;
+        swept.chain_start = Some(motion.chain_start.into());
+        swept.path = None;
+        swept.still_for = still_for(swept.still_for, motion.still);
+        return Ok(motion);
+    }
+    let end = collider.shape_in(&world);
+    if !usable(&end) {
+        return Err(SkipReason::DegenerateInWorld);
+    }
+    // A polygon whose points changed starts afresh where it stands (a basic shape's change
+    // is swept, as any other motion of its vertices).
+    let reshaped = reshaped && matches!(end, Shape::Convex(_));
+    let fresh = swept.fresh || previous.is_none();
+    let rigid_start = || previous.map(|w| collider.shape_in(&w)).filter(usable);
+    let start = if fresh { rigid_start() } else { swept.end() };
+    // A polygon mirrored since (a flipped sprite) would pass through a line: it jumps.
+    let continued = start
+        .and_then(|start| ShapePath::between(start, end))
+        .filter(|path| !flips(path));
+    let continues = continued.is_some() && !fresh && !reshaped;
+    let path = continued
+        .filter(|_| !reshaped)
+        .or_else(|| {
+            ShapePath::between(rigid_start()?, end).filter(|path| path.is_valid() && !flips(path))
+        })
+        .unwrap_or_else(|| ShapePath::still(end));
+    let bounds = inflate(path.swept_bounds());
+    if !usable_bounds(&bounds) {
+        return Err(SkipReason::Overflow);
+    }
+    let still = path.is_still();
+    swept.set_path(path);
+    swept.still_for = still_for(swept.still_for, still);
+    Ok(Motion {
+        world,
+        path: Some((path, bounds)),
+        chain_start: world,
+        still,
+        continues,
+    })
+}
+
+/// How many ticks in a row (up to 2) the collider has stood still.
+fn still_for(before: u8, still: bool) -> u8 {
+    if still { (before + 1).min(2) } else { 0 }
+}
+
+/// `true` if a still collider rests from this tick on: still this tick and the last (so
+/// every pair with it was tested while it stood still, and its contacts settled), its motion
+/// not starting afresh, and a root collider (a parent's motion would not show in its own
+/// transform). Whether its transform, shape and layers changed is asked last.
+fn comes_to_rest(swept: &SweptPath, motion: &Motion, root: bool) -> bool {
+    swept.still_for == 2 && motion.continues && root
+}
+
+/// A warning about a shape the plugin takes other than the user may expect, given once per
+/// collider: an axis-aligned box on a turned transform (a half turn or a mirror leaves it as
+/// it is, and rounding leaves off-axis entries of a few `1e-8`), a polyline with repeated
+/// points. Looked for until given (the flag is cleared when the collider is inserted anew or
+/// becomes another kind of shape).
+fn warning(collider: &Collider, world: Affine2, swept: &mut SweptPath) -> Option<&'static str> {
+    let warnable = matches!(collider, Collider::Aabb { .. } | Collider::Polyline { .. });
+    if !warnable {
+        swept.warned = false;
+        return None;
+    }
+    if swept.warned {
+        return None;
+    }
+    let warning = match collider {
+        Collider::Aabb { .. } if turns(world.matrix2) => ROTATED_AABB,
+        Collider::Polyline { points } if points.windows(2).any(|w| w[0] == w[1]) => REPEATED_POINTS,
+        _ => return None,
+    };
+    swept.warned = true;
+    Some(warning)
+}
+
+/// The box grown by a relative `2^-20` of its coordinates (and the smallest normal number), so
+/// that rounding in computing it can never separate shapes that touch exactly.
+pub(crate) fn inflate(aabb: Aabb2d) -> Aabb2d {
+    const GROW: f32 = 1.0 / (1 << 20) as f32;
+    let pad = |v: Vec2| v.abs() * GROW + Vec2::splat(f32::MIN_POSITIVE);
+    Aabb2d {
+        min: aabb.min - pad(aabb.min),
+        max: aabb.max + pad(aabb.max),
+    }
+}
+
+/// `true` if a polygon's vertices turn the other way round at the end of the path than at
+/// its start (its transform was mirrored): between the two it would pass through a line.
+fn flips(path: &ShapePath) -> bool {
+    let ShapePath::Convex(convex) = path else {
+        return false;
+    };
+    let v = convex.path().vertices;
+    if v.len() < 3 {
+        return false;
+    }
+    let area = |end: usize| {
+        (0..v.len())
+            .map(|i| v[i][end].perp_dot(v[(i + 1) % v.len()][end]))
+            .sum::<f32>()
+    };
+    area(0) * area(1) < 0.0
+}
+
+/// `true` if the shape can be swept: [valid](Shape::is_valid), a segment's ends apart, a
+/// polygon not flattened (by a zero scale).
+fn usable(shape: &Shape) -> bool {
+    shape.is_valid()
+        && match *shape {
+            Shape::Segment(a, b) => a != b,
+            Shape::Convex(convex) => match *convex.vertices() {
+                [p, q, r, ..] => orient2d(p, q, r) != 0.0,
+                _ => true,
+            },
+            _ => true,
+        }
+}
+
+/// A polyline's motion: from where its transform was at the end of the last tick (or at
+/// the start of this one, for a fresh one) to where it is.
+fn chain(
+    collider: &Collider,
+    previous: Option<Affine2>,
+    world: Affine2,
+    fresh: bool,
+) -> Result<Motion, SkipReason> {
+    let start = previous.unwrap_or(world);
+    let bounds = collider
+        .edges_in(&start)
+        .chain(collider.edges_in(&world))
+        .map(|(_, p, q)| Aabb2d {
+            min: p.min(q),
+            max: p.max(q),
+        })
+        .reduce(|a, b| Aabb2d {
+            min: a.min.min(b.min),
+            max: a.max.max(b.max),
+        });
+    match bounds {
+        Some(b) if usable_bounds(&inflate(b)) => Ok(Motion {
+            world,
+            path: None,
+            chain_start: start,
+            still: start == world,
+            continues: previous.is_some() && !fresh,
+        }),
+        Some(_) => Err(SkipReason::Overflow),
+        None => Err(SkipReason::DegenerateInWorld),
+    }
+}
+
+/// A polyline's edges, each its own entry in the broad phase, moving from `start` to `end`
+/// (an edge that collapses to a point at either end, under a zero scale, is left out).
+pub(crate) fn push_edges(
+    collider: &Collider,
+    start: &Affine2,
+    end: &Affine2,
+    entry: Entry,
+    entries: &mut Entries,
+    bounds: &mut Vec<Aabb2d>,
+) {
+    for ((i, a0, b0), (_, a1, b1)) in collider.edges_in(start).zip(collider.edges_in(end)) {
+        if a0 == b0 || a1 == b1 {
+            continue;
+        }
+        let path = ShapePath::Segment {
+            a: [a0, a1],
+            b: [b0, b1],
+        };
+        let edge = Entry::new(
+            entry.entity,
+            entry.layers,
+            entry.body,
+            Some(i),
+            entry.continues(),
+        );
+        entries.push(edge, path);
+        bounds.push(inflate(path.swept_bounds()));
+    }
+}
+
+/// Warnings given once per collider.
+const ROTATED_AABB: &str = "is an axis-aligned box (Collider::aabb) on a rotated transform: \
+                            the box does not turn, its rotation is ignored";
+const REPEATED_POINTS: &str = "is a polyline with repeated consecutive points: the edges \
+                               between them are left out";
+
+/// `true` if the linear map turns the axes (beyond rounding): an off-axis entry larger than
+/// `1e-5` of its column.
+fn turns(m: bevy::math::Mat2) -> bool {
+    m.x_axis.y.abs() > 1e-5 * m.x_axis.length() || m.y_axis.x.abs() > 1e-5 * m.y_axis.length()
+}
+
+/// Writes what the gather found about skipped colliders into [`SkippedColliders`] (a
+/// warning for each new reason), logs its warnings, and forgets the skipped colliders that
+/// are no longer colliders.
+pub(crate) fn publish_skipped(
+    gathered: &mut Parallel<Gathered>,
+    skipped: &mut SkippedColliders,
+    colliders: &Query<(), With<Collider>>,
+) {
+    for local in gathered.iter_mut() {
+        for &(entity, reason) in &local.skipped {
+            skipped.record(entity, reason);
+        }
+        for &entity in &local.usable_again {
+            skipped.usable_again(entity);
+        }
+        for &(entity, warning) in &local.warnings {
+            log::warn!("bevy_sweep: collider {entity} {warning}");
+        }
+    }
+    skipped.reasons.retain(|&e, _| colliders.contains(e));
+}

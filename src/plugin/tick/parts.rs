@@ -1,0 +1,61 @@
+//! How a phase splits its work into parts for the compute task pool: a fixed number of
+//! parts in a fixed order, so that results do not depend on the threads.
+
+use crate::SweepSettings;
+use bevy::tasks::ComputeTaskPool;
+
+/// The compute pool's threads the sweep may use: 1 where it runs serially.
+pub(crate) fn threads(settings: &SweepSettings) -> usize {
+    match ComputeTaskPool::try_get() {
+        Some(pool) if settings.parallel => pool.thread_num().max(1),
+        _ => 1,
+    }
+}
+
+/// How many parts to split `work` items (boxes, pairs) into: a few per thread, so that a
+/// thread that wakes late still finds work; one where nothing runs in parallel, and where
+/// the work is too small to pay for a task.
+pub(crate) fn parts_for(settings: &SweepSettings, work: usize) -> usize {
+    /// Below this much work a part costs more to spawn than to run.
+    const FEWEST: usize = 256;
+    match threads(settings) {
+        threads if threads > 1 && work > FEWEST => (4 * threads).min(work / FEWEST).max(2),
+        _ => 1,
+    }
+}
+
+/// Runs `task(i, output)` for each of `outputs`, in parallel on the compute task pool when
+/// allowed and there are several; returns how many tasks ran in parallel (0: serially).
+pub(crate) fn run_parts<T: Send>(
+    settings: &SweepSettings,
+    outputs: &mut [T],
+    task: impl Fn(usize, &mut T) + Sync,
+) -> usize {
+    match ComputeTaskPool::try_get() {
+        Some(pool) if threads(settings) > 1 && outputs.len() > 1 => {
+            let task = &task;
+            pool.scope(|scope| {
+                for (i, output) in outputs.iter_mut().enumerate() {
+                    scope.spawn(async move { task(i, output) });
+                }
+            });
+            outputs.len()
+        }
+        _ => {
+            for (i, output) in outputs.iter_mut().enumerate() {
+                task(i, output);
+            }
+            0
+        }
+    }
+}
+
+/// Makes room for `count` parts, each cleared, keeping the buffers of the parts there were.
+pub(crate) fn reset<T: Default>(parts: &mut Vec<T>, count: usize, clear: impl Fn(&mut T)) {
+    if parts.len() < count {
+        parts.resize_with(count, T::default);
+    }
+    for part in &mut parts[..count] {
+        clear(part);
+    }
+}

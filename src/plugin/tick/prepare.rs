@@ -1,0 +1,74 @@
+//! **Prepare** and **integrate**: where each collider's motion starts, and the velocities.
+//!
+//! Reads: new, changed and teleported colliders, [`Velocity`] and [`AngularVelocity`].
+//! Writes: the start of their motion in [`SweptPath`] (a fresh start where they are now);
+//! transforms moved by their velocities; [`SweepStats::prepare_time`].
+
+use crate::plugin::components::placement::world_plane;
+use crate::plugin::{AngularVelocity, Collider, SweepStats, SweptPath, Teleport, Velocity};
+use bevy::ecs::prelude::*;
+use bevy::math::Vec2;
+use bevy::platform::time::Instant;
+use bevy::time::Time;
+use bevy::transform::components::Transform;
+
+/// New, re-inserted, reshaped and teleported colliders: this tick's motion starts where they
+/// are now, and a new or changed shape is checked again.
+pub(crate) fn prepare(
+    mut commands: Commands,
+    mut colliders: Query<
+        (Entity, Ref<Collider>, &mut SweptPath, Has<Teleport>),
+        Or<(Changed<Collider>, With<Teleport>)>,
+    >,
+    transforms: Query<(&Transform, Option<&ChildOf>)>,
+    mut stats: ResMut<SweepStats>,
+) {
+    let began = Instant::now();
+    for (entity, collider, mut swept, teleport) in &mut colliders {
+        if teleport {
+            commands.entity(entity).try_remove::<Teleport>();
+        }
+        if collider.is_added() {
+            swept.warned = false;
+        }
+        // A new or changed shape is checked again (a polygon's convexity is not checked
+        // every tick).
+        if collider.is_changed() {
+            swept.shape_problem = None;
+        }
+        // New, re-inserted (the entity may have moved while it had no collider) or
+        // teleported: start from here. (A changed shape continues from where it was; the
+        // gather decides whether it can.)
+        if swept.previous_world.is_none() || teleport || collider.is_added() {
+            swept.previous_world = world_plane(entity, &transforms).ok().map(Into::into);
+            swept.fresh = true;
+        }
+    }
+    stats.prepare_time = began.elapsed();
+}
+
+/// Moves transforms by their velocities over the tick. Non-finite velocities are left out
+/// (the collider is then reported in [`SkippedColliders`](crate::prelude::SkippedColliders)).
+pub(crate) fn integrate(
+    time: Res<Time>,
+    mut movers: Query<
+        (&mut Transform, Option<&Velocity>, Option<&AngularVelocity>),
+        Or<(With<Velocity>, With<AngularVelocity>)>,
+    >,
+) {
+    let dt = time.delta_secs();
+    for (mut transform, velocity, angular) in &mut movers {
+        if let Some(&Velocity(v)) = velocity
+            && v.is_finite()
+            && v != Vec2::ZERO
+        {
+            transform.translation += (v * dt).extend(0.0);
+        }
+        if let Some(&AngularVelocity(w)) = angular
+            && w.is_finite()
+            && w != 0.0
+        {
+            transform.rotate_z(w * dt);
+        }
+    }
+}

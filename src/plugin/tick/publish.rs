@@ -1,0 +1,78 @@
+//! **Publish**: what the tick leaves for the rest of the app to read.
+//!
+//! Reads: the tick's entries ([`Motions`]), the index over them ([`CandidatePairs`]), the
+//! resting colliders ([`RestingColliders`]), and the entities whose contacts changed
+//! ([`Contacts`]).
+//! Writes: the [`Snapshot`] that [`SweepQuery`](crate::query::SweepQuery) reads (the tick's
+//! entries and index are moved into it, not copied; the resting group is copied when it
+//! changed), and [`CollidingEntities`].
+
+use super::broad::CandidatePairs;
+use super::entries::Group;
+use super::gather::Motions;
+use super::rest::RestingColliders;
+use crate::plugin::{CollidingEntities, Contacts};
+use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::prelude::*;
+
+/// Every collider where the last tick left it, and the broad phase's index over them: what
+/// the queries read, published whole at the end of each tick.
+#[derive(Resource, Default)]
+pub(crate) struct Snapshot {
+    /// The colliders swept in the last tick.
+    pub(crate) swept: Group,
+    /// The resting colliders.
+    pub(crate) resting: Group,
+}
+
+impl Snapshot {
+    /// Both groups, swept first.
+    pub(crate) fn groups(&self) -> [&Group; 2] {
+        [&self.swept, &self.resting]
+    }
+}
+
+/// Publishes the tick's colliders to the queries.
+pub(crate) fn publish(
+    mut snapshot: ResMut<Snapshot>,
+    mut motions: ResMut<Motions>,
+    mut candidates: ResMut<CandidatePairs>,
+    resting: Res<RestingColliders>,
+) {
+    let snapshot = &mut *snapshot;
+    core::mem::swap(&mut snapshot.swept.entries, &mut motions.entries);
+    core::mem::swap(&mut snapshot.swept.index, &mut candidates.index);
+    if resting.changed {
+        snapshot.resting.copy_from(&resting.group);
+    }
+}
+
+/// Keeps [`CollidingEntities`] up to date: those of the entities whose contacts changed in
+/// this tick, and those inserted since the last.
+pub(crate) fn colliding_entities(
+    contacts: Res<Contacts>,
+    mut queries: ParamSet<(
+        Query<&mut CollidingEntities>,
+        Query<Entity, Added<CollidingEntities>>,
+    )>,
+    mut added: Local<Vec<Entity>>,
+    mut now: Local<EntityHashSet>,
+) {
+    added.clear();
+    added.extend(&queries.p1());
+    let mut colliding = queries.p0();
+    if colliding.is_empty() {
+        return;
+    }
+    for entity in contacts.changed().iter().chain(added.iter()).copied() {
+        let Ok(mut set) = colliding.get_mut(entity) else {
+            continue;
+        };
+        now.clear();
+        now.extend(contacts.touching(entity));
+        // Changed only if it changed (several contacts may have come and gone).
+        if set.0 != *now {
+            set.0.clone_from(&now);
+        }
+    }
+}
