@@ -1,6 +1,7 @@
 //! No heap allocation per tick in steady state: a counting global allocator watches the
 //! sweep's systems (from before `SweepSystems::Prepare` to after `SweepSystems::Report`) in a
-//! busy scene that repeats itself, once its buffers have grown to their working size.
+//! busy scene of every shape (polylines among them) that repeats itself, once its buffers
+//! have grown to their working size.
 //!
 //! Its own test binary: the global allocator and the compute task pool belong to the process.
 
@@ -96,13 +97,33 @@ fn app(parallel: bool) -> App {
     });
     let mut rng = ChaCha8Rng::seed_from_u64(0x9e37_79b9);
     let mut next = move || rng.random_range(-1.0f32..1.0);
+    // Every shape moves: the basic four, the rounded polygons, and polylines, whose edges'
+    // contacts are merged per pair of colliders.
     for i in 0..3000 {
         let position = Vec2::new(next() * 200.0, next() * 200.0);
-        let collider = match i % 4 {
+        let collider = match i % 8 {
             0 => Collider::point(),
             1 => Collider::segment(Vec2::new(-3.0, 0.0), Vec2::new(3.0, next())),
             2 => Collider::circle(0.5 + next().abs() * 2.0),
-            _ => Collider::aabb(Vec2::new(0.5 + next().abs(), 0.5 + next().abs())),
+            3 => Collider::aabb(Vec2::new(0.5 + next().abs(), 0.5 + next().abs())),
+            4 => Collider::rectangle(Vec2::new(0.5 + next().abs(), 0.5 + next().abs())),
+            5 => Collider::capsule(Vec2::new(-2.0, 0.0), Vec2::new(2.0, next()), 0.5),
+            6 => Collider::convex_polygon(&[
+                Vec2::new(-1.5, -1.0),
+                Vec2::new(1.5, -1.0),
+                Vec2::new(2.0, 0.5),
+                Vec2::new(0.0, 1.5),
+                Vec2::new(-2.0, 0.5),
+            ])
+            .expect("convex"),
+            _ => Collider::polyline(&[
+                Vec2::new(-4.0, 0.0),
+                Vec2::new(-2.0, next()),
+                Vec2::new(0.0, -1.0),
+                Vec2::new(2.0, next()),
+                Vec2::new(4.0, 0.0),
+            ])
+            .expect("finite points"),
         };
         app.world_mut().spawn((
             collider,
@@ -111,6 +132,24 @@ fn app(parallel: bool) -> App {
             AngularVelocity(next() * 4.0),
         ));
     }
+    // Still walls and a still polyline, which rest: swept colliders meet resting ones.
+    for k in 0..40 {
+        let x = -200.0 + 10.0 * k as f32;
+        app.world_mut().spawn((
+            Collider::aabb(Vec2::new(1.0, 30.0)),
+            Transform::from_xyz(x, 0.0, 0.0),
+        ));
+    }
+    let hills: Vec<Vec2> = (0..100)
+        .map(|k| {
+            Vec2::new(
+                -200.0 + 4.0 * k as f32,
+                if k % 2 == 0 { -50.0 } else { -46.0 },
+            )
+        })
+        .collect();
+    app.world_mut()
+        .spawn(Collider::polyline(&hills).expect("finite points"));
     app
 }
 

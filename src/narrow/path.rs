@@ -241,6 +241,121 @@ impl<C> ShapePath<C> {
     }
 }
 
+/// The answers that do not depend on where a path keeps its polygon, written once: the
+/// polygon's part comes from a function of it. The methods of [`ShapePath`] (inline
+/// polygons) call these, and so does the plugin on its own paths.
+impl<C> ShapePath<C> {
+    /// [`ShapePath::is_still`], a polygon's answer from `convex`.
+    #[inline(always)]
+    pub(crate) fn is_still_with(&self, convex: impl FnOnce(&C) -> bool) -> bool {
+        match self {
+            ShapePath::Point(p) => p[0] == p[1],
+            ShapePath::Segment { a, b } => a[0] == a[1] && b[0] == b[1],
+            ShapePath::Circle { center, .. } | ShapePath::Aabb { center, .. } => {
+                center[0] == center[1]
+            }
+            ShapePath::Convex(c) => convex(c),
+        }
+    }
+
+    /// [`ShapePath::swept_bounds`], a polygon's vertices' bounds and radius from `convex`.
+    #[inline(always)]
+    pub(crate) fn swept_bounds_with(&self, convex: impl FnOnce(&C) -> ([Vec2; 2], f32)) -> Aabb2d {
+        // The corners of the moving points' bounds, then the size around them: exactly the
+        // union of `at(0.0).bounds()` and `at(1.0).bounds()` (rounding is monotonic).
+        let ([p, q], grow) = match *self {
+            ShapePath::Point(p) => (p, Vec2::ZERO),
+            ShapePath::Segment { a, b } => (
+                [
+                    a[0].min(a[1]).min(b[0].min(b[1])),
+                    a[0].max(a[1]).max(b[0].max(b[1])),
+                ],
+                Vec2::ZERO,
+            ),
+            ShapePath::Circle { center, radius } => (center, Vec2::splat(radius)),
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            } => (center, half_extents),
+            ShapePath::Convex(ref c) => {
+                let (corners, radius) = convex(c);
+                (corners, Vec2::splat(radius))
+            }
+        };
+        Aabb2d {
+            min: p.min(q) - grow,
+            max: p.max(q) + grow,
+        }
+    }
+
+    /// [`ShapePath::is_valid`], a polygon's answer from `convex`.
+    #[inline(always)]
+    pub(crate) fn is_valid_with(&self, convex: impl FnOnce(&C) -> bool) -> bool {
+        // `at(0.0)` and `at(1.0)` are exactly the two ends when both are finite (see `lerp`),
+        // so this is `self.at(0.0).is_valid() && self.at(1.0).is_valid()` without building
+        // the shapes.
+        let finite = |[p, q]: [Vec2; 2]| p.is_finite() && q.is_finite();
+        match *self {
+            ShapePath::Point(p) => finite(p),
+            ShapePath::Segment { a, b } => finite(a) && finite(b),
+            ShapePath::Circle { center, radius } => {
+                finite(center) && radius.is_finite() && radius > 0.0
+            }
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            } => finite(center) && half_extents.is_finite() && half_extents.cmpgt(Vec2::ZERO).all(),
+            ShapePath::Convex(ref c) => convex(c),
+        }
+    }
+
+    /// The motion of a point, segment, circle or box from where `start` ends to where `end`
+    /// ends, the sizes `end`'s; `None` for two kinds of shape, and for polygons (which
+    /// [`ShapePath::between`] joins).
+    #[cfg(feature = "plugin")]
+    #[inline(always)]
+    pub(crate) fn joined(start: &Self, end: &Self) -> Option<Self> {
+        Some(match (start, end) {
+            (ShapePath::Point([_, p]), ShapePath::Point([_, q])) => ShapePath::Point([*p, *q]),
+            (ShapePath::Segment { a: a0, b: b0 }, ShapePath::Segment { a, b }) => {
+                ShapePath::Segment {
+                    a: [a0[1], a[1]],
+                    b: [b0[1], b[1]],
+                }
+            }
+            (ShapePath::Circle { center: c0, .. }, &ShapePath::Circle { center, radius }) => {
+                ShapePath::Circle {
+                    center: [c0[1], center[1]],
+                    radius,
+                }
+            }
+            (
+                ShapePath::Aabb { center: c0, .. },
+                &ShapePath::Aabb {
+                    center,
+                    half_extents,
+                },
+            ) => ShapePath::Aabb {
+                center: [c0[1], center[1]],
+                half_extents,
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// A polygon's vertices' bounds over the step, and its radius.
+fn polygon_bounds(convex: &ConvexVertices) -> ([Vec2; 2], f32) {
+    let path = convex.path();
+    let (min, max) = path
+        .vertices
+        .iter()
+        .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(min, max), v| {
+            (min.min(v[0]).min(v[1]), max.max(v[0]).max(v[1]))
+        });
+    ([min, max], path.radius)
+}
+
 /// `(1 − t)·p + t·q`, exactly `p` at `t = 0` and exactly `q` at `t = 1`, and exactly `p`
 /// throughout where a coordinate does not move.
 #[inline]
@@ -343,14 +458,7 @@ impl ShapePath {
     #[must_use]
     #[inline]
     pub fn is_still(&self) -> bool {
-        match *self {
-            ShapePath::Point(p) => p[0] == p[1],
-            ShapePath::Segment { a, b } => a[0] == a[1] && b[0] == b[1],
-            ShapePath::Circle { center, .. } | ShapePath::Aabb { center, .. } => {
-                center[0] == center[1]
-            }
-            ShapePath::Convex(ref convex) => convex.path().vertices.iter().all(|v| v[0] == v[1]),
-        }
+        self.is_still_with(|convex| convex.path().vertices.iter().all(|v| v[0] == v[1]))
     }
 
     /// A box containing the shape at every moment of the step (the union of the start and
@@ -358,37 +466,7 @@ impl ShapePath {
     #[must_use]
     #[inline]
     pub fn swept_bounds(&self) -> Aabb2d {
-        // The corners of the moving points' bounds, then the size around them: exactly the
-        // union of `at(0.0).bounds()` and `at(1.0).bounds()` (rounding is monotonic).
-        let ([p, q], grow) = match *self {
-            ShapePath::Point(p) => (p, Vec2::ZERO),
-            ShapePath::Segment { a, b } => (
-                [
-                    a[0].min(a[1]).min(b[0].min(b[1])),
-                    a[0].max(a[1]).max(b[0].max(b[1])),
-                ],
-                Vec2::ZERO,
-            ),
-            ShapePath::Circle { center, radius } => (center, Vec2::splat(radius)),
-            ShapePath::Aabb {
-                center,
-                half_extents,
-            } => (center, half_extents),
-            ShapePath::Convex(ref convex) => {
-                let path = convex.path();
-                let (min, max) = path
-                    .vertices
-                    .iter()
-                    .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(min, max), v| {
-                        (min.min(v[0]).min(v[1]), max.max(v[0]).max(v[1]))
-                    });
-                ([min, max], Vec2::splat(path.radius))
-            }
-        };
-        Aabb2d {
-            min: p.min(q) - grow,
-            max: p.max(q) + grow,
-        }
+        self.swept_bounds_with(polygon_bounds)
     }
 
     /// How far the material point at `along` (segments; ignored for other shapes) moves
@@ -415,22 +493,7 @@ impl ShapePath {
     /// shapes at both ends of the step are [valid](Shape::is_valid).
     #[must_use]
     pub fn is_valid(&self) -> bool {
-        // `at(0.0)` and `at(1.0)` are exactly the two ends when both are finite (see `lerp`),
-        // so this is `self.at(0.0).is_valid() && self.at(1.0).is_valid()` without building
-        // the shapes.
-        let finite = |[p, q]: [Vec2; 2]| p.is_finite() && q.is_finite();
-        match *self {
-            ShapePath::Point(p) => finite(p),
-            ShapePath::Segment { a, b } => finite(a) && finite(b),
-            ShapePath::Circle { center, radius } => {
-                finite(center) && radius.is_finite() && radius > 0.0
-            }
-            ShapePath::Aabb {
-                center,
-                half_extents,
-            } => finite(center) && half_extents.is_finite() && half_extents.cmpgt(Vec2::ZERO).all(),
-            ShapePath::Convex(ref convex) => convex.path().is_valid(),
-        }
+        self.is_valid_with(|convex| convex.path().is_valid())
     }
 
     /// Order of the kinds used to put a pair in canonical order: point, segment, circle, box,

@@ -1,7 +1,7 @@
 //! [`Contacts`]: the pairs in contact between ticks, kept by the report's serial commit.
 
 use super::events::{CollisionEvent, Touch};
-use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
 use bevy::ecs::reflect::ReflectResource;
 use bevy::platform::collections::HashMap;
@@ -16,12 +16,17 @@ use bevy::reflect::prelude::*;
 #[derive(Resource, Default, Debug, Reflect)]
 #[reflect(Resource, Default, Debug)]
 pub struct Contacts {
-    /// Each pair's record: its slot in `records`.
+    /// Each pair's record: its slot in `records`, and its state (kept here too, so that the
+    /// report reads a pair's state in one lookup).
     #[reflect(ignore)]
-    index: HashMap<(Entity, Entity), u32>,
+    index: HashMap<(Entity, Entity), (u32, Touch)>,
     /// The records; a freed slot is reused.
     #[reflect(ignore)]
     records: Vec<Record>,
+    /// The tick each record was last swept in, by slot (apart from the records, so that
+    /// marking and checking it reads little).
+    #[reflect(ignore)]
+    seen: Vec<u64>,
     #[reflect(ignore)]
     free: Vec<u32>,
     /// The slots of the pairs swept in the last tick (with a collider that was not resting).
@@ -40,9 +45,10 @@ pub struct Contacts {
     /// [`Body`]: super::Body
     #[reflect(ignore)]
     neighbours: Neighbours,
-    /// Entities (colliders and bodies) whose contacts changed in the last tick.
+    /// Entities (colliders and bodies) whose contacts changed in the last tick (an entity
+    /// may be there several times).
     #[reflect(ignore)]
-    changed: EntityHashSet,
+    changed: Vec<Entity>,
 }
 
 /// The contact state of a pair between ticks.
@@ -53,8 +59,6 @@ pub(crate) struct Record {
     /// The last event of the pair, seen from the first entity: the place of an `Ended` sent
     /// when one of them disappears.
     pub(crate) last: CollisionEvent,
-    /// The tick the pair was last swept in.
-    seen: u64,
 }
 
 /// One contact in [`Contacts`].
@@ -78,7 +82,7 @@ impl Contacts {
     #[must_use]
     pub fn contains(&self, a: Entity, b: Entity) -> bool {
         self.lookup(&Self::key(a, b))
-            .is_some_and(|(_, r)| r.state == Touch::Touching)
+            .is_some_and(|(_, state)| state == Touch::Touching)
     }
 
     /// Every pair in contact, in no particular order.
@@ -116,16 +120,22 @@ impl Contacts {
         self.iter().next().is_none()
     }
 
-    /// Entities (colliders and bodies) whose contacts changed in the last tick.
-    pub(crate) fn changed(&self) -> &EntityHashSet {
+    /// Entities (colliders and bodies) whose contacts changed in the last tick (an entity
+    /// may be there several times).
+    pub(crate) fn changed(&self) -> &[Entity] {
         &self.changed
     }
 
-    /// The record of a pair and its slot.
+    /// The slot and state of a pair's record (smaller entity first).
     #[inline]
-    pub(crate) fn lookup(&self, key: &(Entity, Entity)) -> Option<(u32, &Record)> {
-        let &slot = self.index.get(key)?;
-        Some((slot, &self.records[slot as usize]))
+    pub(crate) fn lookup(&self, key: &(Entity, Entity)) -> Option<(u32, Touch)> {
+        self.index.get(key).copied()
+    }
+
+    /// The last event of the record in `slot`.
+    #[inline]
+    pub(crate) fn last(&self, slot: u32) -> CollisionEvent {
+        self.records[slot as usize].last
     }
 
     /// Starts committing a tick: brings back the pairs of the resting colliders in `woken`,
@@ -150,7 +160,7 @@ impl Contacts {
     /// Marks a pair's record swept in `tick`, unchanged.
     #[inline]
     pub(crate) fn keep(&mut self, slot: u32, tick: u64) {
-        self.records[slot as usize].seen = tick;
+        self.seen[slot as usize] = tick;
         self.next_active.push(slot);
     }
 
@@ -164,42 +174,10 @@ impl Contacts {
         tick: u64,
     ) -> Option<(Touch, CollisionEvent)> {
         let key = Self::key(a, b);
-        let old = match (self.index.get(&key).copied(), new) {
-            (Some(slot), new) => {
-                let record = &mut self.records[slot as usize];
-                let old = (record.state, record.last);
-                record.seen = tick;
-                match new {
-                    Some((state, last)) => {
-                        (record.state, record.last) = (state, last);
-                        self.next_active.push(slot);
-                    }
-                    None => {
-                        self.index.remove(&key);
-                        self.free.push(slot);
-                    }
-                }
-                Some(old)
-            }
+        let old = match (self.index.get(&key).map(|&(slot, _)| slot), new) {
+            (Some(slot), new) => Some(self.replace(key, slot, new, tick)),
             (None, Some((state, last))) => {
-                let record = Record {
-                    key,
-                    state,
-                    last,
-                    seen: tick,
-                };
-                let slot = match self.free.pop() {
-                    Some(slot) => {
-                        self.records[slot as usize] = record;
-                        slot
-                    }
-                    None => {
-                        self.records.push(record);
-                        (self.records.len() - 1) as u32
-                    }
-                };
-                self.index.insert(key, slot);
-                self.next_active.push(slot);
+                self.insert(Record { key, state, last }, tick);
                 None
             }
             (None, None) => None,
@@ -222,6 +200,51 @@ impl Contacts {
         old
     }
 
+    /// Replaces the record in `slot` (`None`: the contact is gone); returns the old state and
+    /// last event.
+    fn replace(
+        &mut self,
+        key: (Entity, Entity),
+        slot: u32,
+        new: Option<(Touch, CollisionEvent)>,
+        tick: u64,
+    ) -> (Touch, CollisionEvent) {
+        self.seen[slot as usize] = tick;
+        let record = &mut self.records[slot as usize];
+        let old = (record.state, record.last);
+        match new {
+            Some((state, last)) => {
+                (record.state, record.last) = (state, last);
+                self.index.insert(key, (slot, state));
+                self.next_active.push(slot);
+            }
+            None => {
+                self.index.remove(&key);
+                self.free.push(slot);
+            }
+        }
+        old
+    }
+
+    /// Adds a new record, in a free slot if there is one.
+    fn insert(&mut self, record: Record, tick: u64) {
+        let (key, state) = (record.key, record.state);
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.records[slot as usize] = record;
+                self.seen[slot as usize] = tick;
+                slot
+            }
+            None => {
+                self.records.push(record);
+                self.seen.push(tick);
+                (self.records.len() - 1) as u32
+            }
+        };
+        self.index.insert(key, (slot, state));
+        self.next_active.push(slot);
+    }
+
     /// Ends the commit of tick `tick`: the pairs swept in the last tick and not in this one
     /// rest if both their colliders do (`resting`); the others are left to `ended`, which
     /// sends an `Ended` for those in contact, and forgotten.
@@ -233,10 +256,10 @@ impl Contacts {
     ) {
         for k in 0..self.active.len() {
             let slot = self.active[k];
-            let record = &self.records[slot as usize];
-            if record.seen == tick {
+            if self.seen[slot as usize] == tick {
                 continue;
             }
+            let record = &self.records[slot as usize];
             let (a, b) = record.key;
             if resting.contains(&a) && resting.contains(&b) {
                 self.resting.push(slot);
@@ -275,7 +298,7 @@ impl Contacts {
                     .map(|b| (b, event.entity)),
             );
         for (of, to) in sides {
-            self.changed.insert(of);
+            self.changed.push(of);
             if add {
                 self.neighbours.add(of, to);
             } else {
@@ -294,10 +317,12 @@ impl Record {
 
 /// Lists of entities per entity, as linked lists in one table whose free slots are reused:
 /// contacts coming and going allocate nothing once the table has grown to the most at once.
+/// Each list's head is found by the entity's index, without hashing.
 #[derive(Default, Debug)]
 struct Neighbours {
-    /// The first node of each entity's list.
-    heads: EntityHashMap<u32>,
+    /// The first node of each entity's list, by entity index (a head is the entity's only if
+    /// the entity matches).
+    heads: Vec<(Entity, u32)>,
     /// `(entity, next node)`; `NONE` ends a list.
     nodes: Vec<(Entity, u32)>,
     /// The first free node, chained through their `next`.
@@ -307,11 +332,27 @@ struct Neighbours {
 const NONE: u32 = u32::MAX;
 
 impl Neighbours {
+    /// The first node of `entity`'s list (`NONE` if empty).
+    fn head(&self, entity: Entity) -> u32 {
+        match self.heads.get(entity.index_u32() as usize) {
+            Some(&(e, node)) if e == entity => node,
+            _ => NONE,
+        }
+    }
+
+    fn set_head(&mut self, entity: Entity, node: u32) {
+        let i = entity.index_u32() as usize;
+        if self.heads.len() <= i {
+            self.heads.resize(i + 1, (Entity::PLACEHOLDER, NONE));
+        }
+        self.heads[i] = (entity, node);
+    }
+
     fn add(&mut self, of: Entity, to: Entity) {
         if self.nodes.is_empty() {
             self.free = NONE;
         }
-        let next = self.heads.get(&of).copied().unwrap_or(NONE);
+        let next = self.head(of);
         let node = if self.free == NONE {
             self.nodes.push((to, next));
             (self.nodes.len() - 1) as u32
@@ -321,24 +362,17 @@ impl Neighbours {
             self.nodes[node as usize] = (to, next);
             node
         };
-        self.heads.insert(of, node);
+        self.set_head(of, node);
     }
 
     /// Removes one `to` from `of`'s list.
     fn remove(&mut self, of: Entity, to: Entity) {
-        let Some(&head) = self.heads.get(&of) else {
-            return;
-        };
-        let (mut previous, mut node) = (NONE, head);
+        let (mut previous, mut node) = (NONE, self.head(of));
         while node != NONE {
             let (entity, next) = self.nodes[node as usize];
             if entity == to {
                 if previous == NONE {
-                    if next == NONE {
-                        self.heads.remove(&of);
-                    } else {
-                        self.heads.insert(of, next);
-                    }
+                    self.set_head(of, next);
                 } else {
                     self.nodes[previous as usize].1 = next;
                 }
@@ -351,7 +385,7 @@ impl Neighbours {
     }
 
     fn of(&self, entity: Entity) -> impl Iterator<Item = Entity> + '_ {
-        let mut node = self.heads.get(&entity).copied().unwrap_or(NONE);
+        let mut node = self.head(entity);
         core::iter::from_fn(move || {
             let (e, next) = *self.nodes.get(node as usize)?;
             node = next;

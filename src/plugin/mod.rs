@@ -38,14 +38,17 @@ use tick::{broad, gather, narrow, prepare, publish, report, rest};
 /// 2. moves transforms by [`Velocity`] and [`AngularVelocity`] × the tick's duration
 ///    ([`SweepSystems::Integrate`], if [`integrate_velocity`](Self::integrate_velocity));
 /// 3. sweeps every collider from its start to where it is now (including moves made by other
-///    code since the last tick), finds the pairs whose swept bounds overlap
-///    ([`SweepSystems::BroadPhase`]) and every contact of those pairs inside the tick
-///    ([`SweepSystems::NarrowPhase`]);
+///    code since the last tick), keeps the resting ones aside, and finds the pairs whose
+///    swept bounds overlap ([`SweepSystems::BroadPhase`]), then every contact of those pairs
+///    inside the tick ([`SweepSystems::NarrowPhase`]);
 /// 4. sends one [`CollisionEvent`] message per contact, in order of time, triggers it on both
-///    entities, and updates [`Contacts`] ([`SweepSystems::Report`]).
+///    entities, updates [`Contacts`] and [`CollidingEntities`], and publishes where every
+///    collider is to [`SweepQuery`] ([`SweepSystems::Report`]).
 ///
-/// Steps 3 and 4 run on every thread of Bevy's compute task pool when
-/// [`parallel`](Self::parallel), with the same results on any number of threads.
+/// Each phase reads what the phase before it wrote and writes one thing for the next (the
+/// repository's `docs/design.md` has the picture). Steps 3 and 4 run on every thread of
+/// Bevy's compute task pool when [`parallel`](Self::parallel), with the same results on any
+/// number of threads.
 ///
 /// Add it on top of `DefaultPlugins` or `MinimalPlugins`. It only detects contacts: it never
 /// pushes colliders apart.
@@ -160,11 +163,13 @@ pub enum SweepSystems {
     Prepare,
     /// Integrate [`Velocity`] and [`AngularVelocity`] into transforms.
     Integrate,
-    /// Gather this tick's paths and find the pairs whose swept bounds overlap.
+    /// Gather this tick's paths ([`SweptPath`]), keep the resting colliders aside, and find
+    /// the pairs whose swept bounds overlap.
     BroadPhase,
     /// Find every contact of those pairs inside the tick.
     NarrowPhase,
-    /// Send and trigger [`CollisionEvent`]s; update [`Contacts`].
+    /// Send and trigger [`CollisionEvent`]s; update [`Contacts`] and [`CollidingEntities`];
+    /// publish where every collider is to [`SweepQuery`].
     Report,
 }
 

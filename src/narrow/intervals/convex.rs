@@ -162,6 +162,12 @@ impl ConvexVertices {
     }
 }
 
+impl AsRef<ConvexVertices> for ConvexVertices {
+    fn as_ref(&self) -> &ConvexVertices {
+        self
+    }
+}
+
 impl From<&ShapePath> for ConvexVertices {
     /// A point is one vertex, a circle one vertex and its radius, a segment its two
     /// endpoints, a box its four corners (counter-clockwise from the lowest-left; each

@@ -1,6 +1,7 @@
 //! Where two rounded convex polygons touch at one moment, and on which of their features.
 
 use super::Feature;
+use crate::narrow::ConvexPath;
 use crate::narrow::path::{ConvexShape, Shape};
 use bevy_math::Vec2;
 
@@ -43,7 +44,7 @@ pub(super) fn as_convex(shape: &Shape) -> ConvexShape {
         Shape::Convex(convex) => Some(convex),
     }
     .unwrap_or(ConvexShape {
-        vertices: [Vec2::ZERO; crate::narrow::ConvexPath::MAX_VERTICES],
+        vertices: [Vec2::ZERO; ConvexPath::MAX_VERTICES],
         len: 1,
         radius: 0.0,
     })
@@ -344,18 +345,19 @@ fn overlap_middle(a: &ConvexShape, b: &ConvexShape) -> Option<Vec2> {
         return Some(p + (q - p) * u);
     }
     let inside_sign = winding(by).signum();
-    let mut polygon: Vec<Vec2> = clipped.vertices().to_vec();
-    let closed = polygon.len() >= 3;
+    let mut polygon = Clipped::new(clipped.vertices());
+    let closed = polygon.len >= 3;
     for (_, s, e) in edges(by) {
         let side = |x: Vec2| (e - s).perp_dot(x - s) * inside_sign;
-        let mut next = Vec::with_capacity(polygon.len() + 2);
-        let n = polygon.len();
+        let mut next = Clipped::default();
+        let n = polygon.len;
+        let points = &polygon.points;
         let pairs = if closed { n } else { n.saturating_sub(1) };
-        if !closed && n == 1 && side(polygon[0]) >= 0.0 {
-            next.push(polygon[0]);
+        if !closed && n == 1 && side(points[0]) >= 0.0 {
+            next.push(points[0]);
         }
         for i in 0..pairs {
-            let (x, y) = (polygon[i], polygon[(i + 1) % n]);
+            let (x, y) = (points[i], points[(i + 1) % n]);
             let (sx, sy) = (side(x), side(y));
             if sx >= 0.0 {
                 next.push(x);
@@ -368,11 +370,47 @@ fn overlap_middle(a: &ConvexShape, b: &ConvexShape) -> Option<Vec2> {
             }
         }
         polygon = next;
-        if polygon.is_empty() {
+        if polygon.len == 0 {
             return None;
         }
     }
-    Some(polygon.iter().sum::<Vec2>() / polygon.len() as f32)
+    let points = &polygon.points[..polygon.len];
+    Some(points.iter().sum::<Vec2>() / points.len() as f32)
+}
+
+/// A polygon being clipped, inline: a convex polygon of at most
+/// [`ConvexPath::MAX_VERTICES`] vertices clipped by as many half-planes gains at most one
+/// vertex per half-plane.
+struct Clipped {
+    points: [Vec2; 2 * ConvexPath::MAX_VERTICES],
+    len: usize,
+}
+
+impl Default for Clipped {
+    fn default() -> Self {
+        Self {
+            points: [Vec2::ZERO; 2 * ConvexPath::MAX_VERTICES],
+            len: 0,
+        }
+    }
+}
+
+impl Clipped {
+    fn new(vertices: &[Vec2]) -> Self {
+        let mut clipped = Self::default();
+        for &v in vertices {
+            clipped.push(v);
+        }
+        clipped
+    }
+
+    /// Adds a vertex (past the capacity, which convex input never reaches, it is dropped).
+    fn push(&mut self, p: Vec2) {
+        if let Some(slot) = self.points.get_mut(self.len) {
+            *slot = p;
+            self.len += 1;
+        }
+    }
 }
 
 /// The outward normal of the polygon at a feature its core touches with zero distance: the

@@ -3,7 +3,7 @@
 use super::placement::{plane_of, plane_of_root};
 use super::{CollisionLayers, SweptPath};
 use crate::geometry::robust::orient2d;
-use crate::narrow::{ConvexPath, ConvexShape, Shape};
+use crate::narrow::{ConvexPath, ConvexShape, ConvexVertices, Shape, ShapePath};
 use crate::plugin::SkipReason;
 use bevy::ecs::prelude::*;
 use bevy::math::{Affine2, Affine3A, Vec2};
@@ -293,6 +293,34 @@ impl Collider {
         (!self.is_polyline()).then(|| self.shape_in(&plane_of(world)))
     }
 
+    /// A point's, segment's, circle's or box's pose in the [plane part](plane_of) of its
+    /// world transform, as a path that stands still (small, whatever `C`: the gather's hot
+    /// path); `None` for the other shapes. Its arithmetic is [`shape_in`](Self::shape_in)'s.
+    #[inline(always)]
+    pub(crate) fn pose_in<C>(&self, plane: &Affine2) -> Option<ShapePath<C>> {
+        let center = plane.translation;
+        let (x, y) = (plane.matrix2.x_axis, plane.matrix2.y_axis);
+        // As `Affine3A::transform_point3` of `p.extend(0.0)` computes it, less the third
+        // column's zero.
+        let place = |p: Vec2| x * p.x + y * p.y + center;
+        Some(match *self {
+            Collider::Point => ShapePath::Point([center; 2]),
+            Collider::Segment { a, b } => ShapePath::Segment {
+                a: [place(a); 2],
+                b: [place(b); 2],
+            },
+            Collider::Circle { radius } => ShapePath::Circle {
+                center: [center; 2],
+                radius: radius * x.length().max(y.length()),
+            },
+            Collider::Aabb { half_extents } => ShapePath::Aabb {
+                center: [center; 2],
+                half_extents: half_extents * Vec2::new(x.length(), y.length()),
+            },
+            _ => return None,
+        })
+    }
+
     /// The shape in world space in the [plane part](plane_of) of its world transform: the
     /// one place its arithmetic is written. A polyline, which is no one shape, gives its
     /// first point (the gather sweeps its edges, [`edges_in`](Self::edges_in)).
@@ -311,17 +339,10 @@ impl Collider {
             let count = vertices.len().min(ConvexPath::MAX_VERTICES);
             ConvexShape::new(&placed[..count], radius).map_or(Shape::Point(center), Shape::Convex)
         };
+        if let Some(pose) = self.pose_in::<ConvexVertices>(plane) {
+            return pose.end();
+        }
         match *self {
-            Collider::Point => Shape::Point(center),
-            Collider::Segment { a, b } => Shape::Segment(place(a), place(b)),
-            Collider::Circle { radius } => Shape::Circle {
-                center,
-                radius: radius * x.length().max(y.length()),
-            },
-            Collider::Aabb { half_extents } => Shape::Aabb {
-                center,
-                half_extents: half_extents * Vec2::new(x.length(), y.length()),
-            },
             Collider::Rectangle { half_extents: h } => convex(
                 &[
                     Vec2::new(-h.x, -h.y),
@@ -338,6 +359,11 @@ impl Collider {
             Collider::Polyline { ref points } => {
                 Shape::Point(points.first().map_or(center, |&p| place(p)))
             }
+            // Placed by `pose_in`.
+            Collider::Point
+            | Collider::Segment { .. }
+            | Collider::Circle { .. }
+            | Collider::Aabb { .. } => Shape::Point(center),
         }
     }
 }

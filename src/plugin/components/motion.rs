@@ -101,12 +101,15 @@ impl From<PackedPlane> for Affine2 {
 }
 
 impl SweptPath {
-    /// Forget the previous place: the next tick starts from where the collider is then.
-    pub(crate) fn restart(&mut self) {
+    /// The collider cannot be swept: its previous place is forgotten, and the next tick in
+    /// which it can starts from where it is then.
+    pub(crate) fn skip(&mut self) {
         self.path = None;
         self.previous_world = None;
         self.chain_start = None;
         self.still_for = 0;
+        self.resting = false;
+        self.fresh = false;
     }
 
     /// The motion swept in the last tick it was swept in; `None` before the first tick,
@@ -132,10 +135,11 @@ impl SweptPath {
     }
 
     /// Keeps the motion swept (a polygon's in the storage it already has).
-    pub(crate) fn set_path(&mut self, path: ShapePath) {
+    #[inline]
+    pub(crate) fn set_path(&mut self, path: &ShapePath) {
         match (&mut self.path, path) {
-            (Some(ShapePath::Convex(stored)), ShapePath::Convex(convex)) => **stored = convex,
-            (stored, path) => *stored = Some(path.map_convex(Box::new)),
+            (Some(ShapePath::Convex(stored)), ShapePath::Convex(convex)) => **stored = *convex,
+            (stored, path) => *stored = Some(path.map_convex_ref(|&c| Box::new(c))),
         }
     }
 

@@ -124,10 +124,10 @@ impl Entries {
 
     /// Adds `entry` moving along `path` (a polygon's vertex paths go to the table).
     #[inline]
-    pub(crate) fn push(&mut self, entry: Entry, path: ShapePath) {
+    pub(crate) fn push<C: AsRef<ConvexVertices>>(&mut self, entry: Entry, path: &ShapePath<C>) {
         let convex = &mut self.convex;
-        let path = path.map_convex(|vertices| {
-            convex.push(vertices);
+        let path = path.map_convex_ref(|vertices| {
+            convex.push(*vertices.as_ref());
             ConvexIndex((convex.len() - 1) as u32)
         });
         self.list.push(Entry { path, ..entry });

@@ -14,7 +14,7 @@ use super::parts::threads;
 use crate::SweepSettings;
 use crate::broad::usable as usable_bounds;
 use crate::geometry::robust::orient2d;
-use crate::narrow::{Shape, ShapePath};
+use crate::narrow::{ConvexVertices, Shape, ShapePath};
 use crate::plugin::components::placement::world_plane_from;
 use crate::plugin::{
     AngularVelocity, Body, Collider, CollisionLayers, SkipReason, SkippedColliders, SweepStats,
@@ -210,6 +210,9 @@ impl Motions {
         self.duration = duration;
         for local in gathered.iter_mut() {
             self.entries.append(&mut local.swept);
+            if self.bounds.is_empty() {
+                core::mem::swap(&mut self.bounds, &mut local.bounds);
+            }
             self.bounds.append(&mut local.bounds);
             self.resting.append(&mut local.resting);
             self.resting_bounds.append(&mut local.resting_bounds);
@@ -253,9 +256,7 @@ fn gather_one(
         Ok(motion) => motion,
         Err(reason) => {
             local.skipped.push((entity, reason));
-            swept.resting = false;
-            swept.fresh = false;
-            swept.restart();
+            swept.skip();
             return;
         }
     };
@@ -274,16 +275,7 @@ fn gather_one(
         transform.and_then(|(_, parent)| lookup.body_above(parent?.parent()))
     };
     let entry = Entry::new(entity, *layers, swept.body, None, motion.continues);
-    if swept.resting {
-        motion.push(
-            collider,
-            entry,
-            &mut local.resting,
-            &mut local.resting_bounds,
-        );
-    } else {
-        motion.push(collider, entry, &mut local.swept, &mut local.bounds);
-    }
+    motion.push(collider, swept, entry, local);
 }
 
 /// Why the collider cannot be swept this tick whatever its place, if it cannot: its shape's
@@ -311,13 +303,13 @@ fn problem(
     Ok(())
 }
 
-/// One collider's motion in this tick.
+/// One collider's motion in this tick (its path is kept in its [`SweptPath`]).
 struct Motion {
     /// Its world plane at the end of the tick.
     world: Affine2,
-    /// Its path and swept bounds; `None` for a polyline, whose edges are swept one by one
+    /// The swept bounds of its path; `None` for a polyline, whose edges are swept one by one
     /// between `chain_start` and `world`.
-    path: Option<(ShapePath, Aabb2d)>,
+    bounds: Option<Aabb2d>,
     chain_start: Affine2,
     still: bool,
     /// The motion starts where the last tick's ended, with the same shape.
@@ -325,20 +317,20 @@ struct Motion {
 }
 
 impl Motion {
-    /// Adds the motion's entries (a polyline's edges, or the one path) to `entries`.
-    fn push(
-        &self,
-        collider: &Collider,
-        entry: Entry,
-        entries: &mut Entries,
-        bounds: &mut Vec<Aabb2d>,
-    ) {
-        match self.path {
-            Some((path, swept_bounds)) => {
+    /// Adds the motion's entries (a polyline's edges, or the one path) to the swept
+    /// colliders', or to those that come to rest.
+    fn push(&self, collider: &Collider, swept: &SweptPath, entry: Entry, local: &mut Gathered) {
+        let (entries, bounds) = if swept.resting {
+            (&mut local.resting, &mut local.resting_bounds)
+        } else {
+            (&mut local.swept, &mut local.bounds)
+        };
+        match (self.bounds, &swept.path) {
+            (Some(swept_bounds), Some(path)) => {
                 entries.push(entry, path);
                 bounds.push(swept_bounds);
             }
-            None => push_edges(
+            _ => push_edges(
                 collider,
                 &self.chain_start,
                 &self.world,
@@ -369,41 +361,102 @@ fn motion(
         swept.still_for = still_for(swept.still_for, motion.still);
         return Ok(motion);
     }
+    let fresh = swept.fresh || previous.is_none();
+    let (bounds, still, continues) = match collider.pose_in(&world) {
+        Some(end) => basic_motion(collider, end, previous, fresh, swept)?,
+        None => polygon_motion(collider, world, previous, fresh || reshaped, swept)?,
+    };
+    swept.still_for = still_for(swept.still_for, still);
+    Ok(Motion {
+        world,
+        bounds: Some(bounds),
+        chain_start: world,
+        still,
+        continues,
+    })
+}
+
+/// A point's, segment's, circle's or box's motion to `end` (its pose), kept in `swept`: its
+/// swept bounds,
+/// whether it stands still, and whether it continues the last tick's. Its paths stay small
+/// throughout (the gather's hot path).
+#[inline(always)]
+fn basic_motion(
+    collider: &Collider,
+    end: ShapePath<Box<ConvexVertices>>,
+    previous: Option<Affine2>,
+    fresh: bool,
+    swept: &mut SweptPath,
+) -> Result<(Aabb2d, bool, bool), SkipReason> {
+    if !usable_pose(&end) {
+        return Err(SkipReason::DegenerateInWorld);
+    }
+    // Where the last motion ended, unless it starts afresh (from where it stands in its
+    // previous world plane).
+    let continued = swept
+        .path
+        .as_ref()
+        .filter(|_| !fresh)
+        .and_then(|last| ShapePath::joined(last, &end));
+    let continues = continued.is_some();
+    let path = continued
+        .or_else(|| {
+            let start = collider.pose_in(&previous?).filter(usable_pose)?;
+            ShapePath::joined(&start, &end)
+        })
+        .unwrap_or(end);
+    let bounds = inflate(path.swept_bounds_with(|_| ([Vec2::ZERO; 2], 0.0)));
+    if !usable_bounds(&bounds) {
+        return Err(SkipReason::Overflow);
+    }
+    let still = path.is_still_with(|_| false);
+    swept.path = Some(path);
+    Ok((bounds, still, continues))
+}
+
+/// A rounded polygon's motion (a rectangle, capsule or convex polygon), kept in `swept`.
+fn polygon_motion(
+    collider: &Collider,
+    world: Affine2,
+    previous: Option<Affine2>,
+    fresh: bool,
+    swept: &mut SweptPath,
+) -> Result<(Aabb2d, bool, bool), SkipReason> {
     let end = collider.shape_in(&world);
     if !usable(&end) {
         return Err(SkipReason::DegenerateInWorld);
     }
-    // A polygon whose points changed starts afresh where it stands (a basic shape's change
-    // is swept, as any other motion of its vertices).
-    let reshaped = reshaped && matches!(end, Shape::Convex(_));
-    let fresh = swept.fresh || previous.is_none();
-    let rigid_start = || previous.map(|w| collider.shape_in(&w)).filter(usable);
-    let start = if fresh { rigid_start() } else { swept.end() };
-    // A polygon mirrored since (a flipped sprite) would pass through a line: it jumps.
-    let continued = start
-        .and_then(|start| ShapePath::between(start, end))
+    // Where the last motion ended, unless it starts afresh. A polygon mirrored since (a
+    // flipped sprite) would pass through a line: it jumps.
+    let continued = (!fresh)
+        .then(|| ShapePath::between(swept.end()?, end))
+        .flatten()
         .filter(|path| !flips(path));
-    let continues = continued.is_some() && !fresh && !reshaped;
+    let continues = continued.is_some();
     let path = continued
-        .filter(|_| !reshaped)
         .or_else(|| {
-            ShapePath::between(rigid_start()?, end).filter(|path| path.is_valid() && !flips(path))
+            let start = collider.shape_in(&previous?);
+            ShapePath::between(start, end)
+                .filter(|path| usable(&start) && path.is_valid() && !flips(path))
         })
         .unwrap_or_else(|| ShapePath::still(end));
     let bounds = inflate(path.swept_bounds());
     if !usable_bounds(&bounds) {
         return Err(SkipReason::Overflow);
     }
-    let still = path.is_still();
-    swept.set_path(path);
-    swept.still_for = still_for(swept.still_for, still);
-    Ok(Motion {
-        world,
-        path: Some((path, bounds)),
-        chain_start: world,
-        still,
-        continues,
-    })
+    swept.set_path(&path);
+    Ok((bounds, path.is_still(), continues))
+}
+
+/// `true` if a point's, segment's, circle's or box's pose can be swept: every coordinate
+/// finite, every size positive and finite, a segment's ends apart.
+#[inline(always)]
+fn usable_pose<C>(pose: &ShapePath<C>) -> bool {
+    pose.is_valid_with(|_| false)
+        && match pose {
+            ShapePath::Segment { a, b } => a[0] != b[0],
+            _ => true,
+        }
 }
 
 /// How many ticks in a row (up to 2) the collider has stood still.
@@ -508,7 +561,7 @@ fn chain(
     match bounds {
         Some(b) if usable_bounds(&inflate(b)) => Ok(Motion {
             world,
-            path: None,
+            bounds: None,
             chain_start: start,
             still: start == world,
             continues: previous.is_some() && !fresh,
@@ -543,7 +596,7 @@ pub(crate) fn push_edges(
             Some(i),
             entry.continues(),
         );
-        entries.push(edge, path);
+        entries.push(edge, &path);
         bounds.push(inflate(path.swept_bounds()));
     }
 }

@@ -136,8 +136,17 @@ impl ReportBuffers {
         });
         run_parts(settings, &mut self.outcomes[..parts.len()], |p, out| {
             let part = &parts[p];
-            for touching in &part.touching {
-                out.outcome(part, touching, entries, contacts, duration);
+            // The records are looked up a block at a time, before the block's outcomes are
+            // worked out: the lookups miss the cache, and side by side the misses overlap.
+            const BLOCK: usize = 16;
+            for block in part.touching.chunks(BLOCK) {
+                let mut records = [Lookup::default(); BLOCK];
+                for (record, touching) in records.iter_mut().zip(block) {
+                    *record = Lookup::of(part, touching, entries, contacts);
+                }
+                for (record, touching) in records.iter().zip(block) {
+                    out.outcome(part, touching, *record, entries, contacts, duration);
+                }
             }
         })
     }
@@ -268,35 +277,93 @@ fn event_at<'a>(
     }
 }
 
+/// A touching pair's record before the tick, as far as it was read.
+#[derive(Clone, Copy, Default)]
+struct Lookup {
+    /// Whether the record was read: a pair that touches at the tick's start, a polyline's,
+    /// or one whose motion does not continue the last tick's. One that was not read was not
+    /// in contact at the end of the last tick, unless the solvers' rounding disagreed with
+    /// itself at the shared moment.
+    read: bool,
+    /// Its slot and state, if it has one.
+    record: Option<(u32, Touch)>,
+}
+
+impl Lookup {
+    #[inline]
+    fn of(part: &SpanPart, touching: &Touching, entries: TickEntries, contacts: &Contacts) -> Self {
+        let (a, b) = (entries.entry(touching.a), entries.entry(touching.b));
+        let chain = touching.sources.1 > 0;
+        let read =
+            chain || part.spans(touching.spans)[0][0] == 0.0 || !(a.continues() && b.continues());
+        Self {
+            read,
+            record: read
+                .then(|| contacts.lookup(&(a.entity, b.entity)))
+                .flatten(),
+        }
+    }
+}
+
 impl Outcomes {
     /// One touching pair's events, and what becomes of its record.
     fn outcome(
         &mut self,
         part: &SpanPart,
         touching: &Touching,
+        Lookup { read, record }: Lookup,
         entries: TickEntries,
         contacts: &Contacts,
         duration: f32,
     ) {
-        let (a, b) = (entries.entry(touching.a), entries.entry(touching.b));
         let intervals = part.spans(touching.spans);
-        let chain = touching.sources.1 > 0;
-        let read = chain || intervals[0][0] == 0.0 || !(a.continues() && b.continues());
-        let record = read
-            .then(|| contacts.lookup(&(a.entity, b.entity)))
-            .flatten();
         self.kinds.clear();
-        let prior = record.map_or(Touch::Apart, |(_, r)| r.state);
+        let prior = record.map_or(Touch::Apart, |(_, state)| state);
         let after = transitions(intervals, prior, &mut self.kinds);
-        let mut last = record.map(|(_, r)| r.last);
+        if let Some((slot, state)) = record
+            && self.kinds.is_empty()
+            && after == state
+        {
+            self.changes.push(Change {
+                pair: *touching,
+                read,
+                update: Update::Keep(slot),
+            });
+            return;
+        }
+        let last = self.events_of(part, touching, entries, duration);
+        let new = match after {
+            Touch::Apart => None,
+            // A contact that goes on without an event of this tick keeps its last one.
+            state => last
+                .or_else(|| record.map(|(slot, _)| contacts.last(slot)))
+                .map(|last| (state, last)),
+        };
+        if new.is_some() || record.is_some() {
+            self.changes.push(Change {
+                pair: *touching,
+                read,
+                update: Update::Set(new),
+            });
+        }
+    }
+}
+
+impl Outcomes {
+    /// The events of `kinds`, each placed where the pair touches at its moment; returns the
+    /// last that is not an `Ended`.
+    fn events_of(
+        &mut self,
+        part: &SpanPart,
+        touching: &Touching,
+        entries: TickEntries,
+        duration: f32,
+    ) -> Option<CollisionEvent> {
+        let mut last = None;
         for &(kind, time) in &self.kinds {
             let (sa, sb) = source_at(part, touching, time);
-            let w = witness(
-                &entries.path(sa),
-                &entries.path(sb),
-                time,
-                kind == CollisionKind::Ended,
-            );
+            let separating = kind == CollisionKind::Ended;
+            let w = witness(&entries.path(sa), &entries.path(sb), time, separating);
             let e = event(
                 entries.entry(sa),
                 entries.entry(sb),
@@ -306,28 +373,11 @@ impl Outcomes {
                 duration,
             );
             self.events.push(e);
-            if kind != CollisionKind::Ended {
+            if !separating {
                 last = Some(e);
             }
         }
-        let update = match record {
-            Some((slot, r)) if self.kinds.is_empty() && after == r.state => Update::Keep(slot),
-            _ => {
-                let new = match (after, last) {
-                    (Touch::Apart, _) | (_, None) => None,
-                    (state, Some(last)) => Some((state, last)),
-                };
-                if new.is_none() && record.is_none() {
-                    return;
-                }
-                Update::Set(new)
-            }
-        };
-        self.changes.push(Change {
-            pair: *touching,
-            read,
-            update,
-        });
+        last
     }
 }
 

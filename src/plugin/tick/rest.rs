@@ -103,13 +103,13 @@ impl RestingColliders {
         self.kept_bounds.clear();
         for (i, entry) in self.group.entries.list.iter().enumerate() {
             if self.entities.contains(&entry.entity) {
-                self.kept.push(*entry, self.group.entries.resolve(entry));
+                self.kept.push(*entry, &self.group.entries.resolve(entry));
                 self.kept_bounds.push(self.bounds[i]);
             }
         }
         for (i, entry) in motions.resting.list.iter().enumerate() {
             self.entities.insert(entry.entity);
-            self.kept.push(*entry, motions.resting.path(i));
+            self.kept.push(*entry, &motions.resting.path(i));
             self.kept_bounds.push(motions.resting_bounds[i]);
         }
         core::mem::swap(&mut self.kept, &mut self.group.entries);
