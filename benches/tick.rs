@@ -378,8 +378,33 @@ fn query(c: &mut Criterion) {
     group.finish();
 }
 
+/// `TICK_PROBE=<scene>:<ticks>` runs that many ticks of one scene (`mixed`, `shapes`,
+/// `bullet_hell`, `tilemap` or `still_walls`, 10,000 colliders) after building it, and
+/// nothing else: a fixed amount of work for `perf stat` (two runs with different tick counts
+/// give the instructions and cycles of one tick without the building, where criterion's
+/// timings on a shared machine vary by 10–20%).
+fn probe(spec: &str) {
+    let (name, ticks) = spec.split_once(':').unwrap_or((spec, "100"));
+    let ticks: usize = ticks.parse().expect("TICK_PROBE=<scene>:<ticks>");
+    let mut app = match name {
+        "mixed" => world(10_000, Layout::Uniform),
+        "shapes" => world(10_000, Layout::Shapes),
+        "bullet_hell" => scene_app(&Scene::bullet_hell(10_000, SCENE_SEED)),
+        "tilemap" => scene_app(&Scene::tilemap(50_000, 500, SCENE_SEED)),
+        "still_walls" => scene_app(&Scene::still_walls(10_000, SCENE_SEED)),
+        _ => panic!("no scene {name}"),
+    };
+    for _ in 0..ticks {
+        app.update();
+    }
+}
+
 /// Runs the groups with criterion's settings from the command line.
 fn benches() {
+    if let Ok(spec) = std::env::var("TICK_PROBE") {
+        probe(&spec);
+        return;
+    }
     let mut criterion = Criterion::default().configure_from_args();
     tick(&mut criterion);
     query(&mut criterion);

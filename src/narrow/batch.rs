@@ -119,6 +119,19 @@ impl PointBoxBatch {
     pub(crate) fn intervals_of(
         &mut self,
         pairs: impl Iterator<Item = (usize, ShapePath, ShapePath)>,
+        found: impl FnMut(usize, [f32; 2]),
+    ) {
+        self.relative_intervals(
+            pairs.filter_map(|(i, a, b)| Some((i, relative(&a, &b)?))),
+            found,
+        );
+    }
+
+    /// The intervals of pairs given as the point's path seen from the box's centre and the
+    /// box's half extents ([`relative`]), with their own indices.
+    pub(crate) fn relative_intervals(
+        &mut self,
+        pairs: impl Iterator<Item = (usize, ([Vec2; 2], Vec2))>,
         mut found: impl FnMut(usize, [f32; 2]),
     ) {
         // Eight pairs at a time: the segments' start x, start y, end x, end y and the boxes'
@@ -126,26 +139,7 @@ impl PointBoxBatch {
         let mut lanes = [[0.0f32; 8]; 6];
         let mut ids = [0usize; 8];
         let mut filled = 0;
-        for (i, a, b) in pairs {
-            let ((
-                ShapePath::Point(p),
-                ShapePath::Aabb {
-                    center,
-                    half_extents: half,
-                },
-            )
-            | (
-                ShapePath::Aabb {
-                    center,
-                    half_extents: half,
-                },
-                ShapePath::Point(p),
-            )) = (a, b)
-            else {
-                continue;
-            };
-            // The point's path seen from the box's centre, rounded as the pair kernel does.
-            let (start, end) = (p[0] - center[0], p[1] - center[1]);
+        for (i, ([start, end], half)) in pairs {
             for (lane, value) in lanes
                 .iter_mut()
                 .zip([start.x, start.y, end.x, end.y, half.x, half.y])
@@ -173,6 +167,31 @@ impl PointBoxBatch {
             }
         }
     }
+}
+
+/// A pair of a point and a box (in either order) as the batch takes it: the point's path
+/// seen from the box's centre (rounded as the pair kernel rounds it) and the box's half
+/// extents; `None` for another pair.
+#[inline]
+pub(crate) fn relative(a: &ShapePath, b: &ShapePath) -> Option<([Vec2; 2], Vec2)> {
+    let ((
+        ShapePath::Point(p),
+        ShapePath::Aabb {
+            center,
+            half_extents,
+        },
+    )
+    | (
+        ShapePath::Aabb {
+            center,
+            half_extents,
+        },
+        ShapePath::Point(p),
+    )) = (a, b)
+    else {
+        return None;
+    };
+    Some(([p[0] - center[0], p[1] - center[1]], *half_extents))
 }
 
 #[cfg(test)]

@@ -63,6 +63,8 @@ mod witness;
 
 pub use batch::PointBoxBatch;
 #[cfg(feature = "plugin")]
+pub(crate) use batch::relative as point_box_relative;
+#[cfg(feature = "plugin")]
 pub(crate) use intervals::contact_intervals_of_valid;
 pub use intervals::{
     ConvexPath, ConvexVertices, Intervals, contact_intervals, convex_contact_intervals,

@@ -59,6 +59,8 @@ pub(crate) struct Record {
     /// The last event of the pair, seen from the first entity: the place of an `Ended` sent
     /// when one of them disappears.
     pub(crate) last: CollisionEvent,
+    /// Its nodes in the neighbour lists while in contact.
+    links: Links,
 }
 
 /// One contact in [`Contacts`].
@@ -174,34 +176,31 @@ impl Contacts {
         tick: u64,
     ) -> Option<(Touch, CollisionEvent)> {
         let key = Self::key(a, b);
-        let old = match (self.index.get(&key).map(|&(slot, _)| slot), new) {
+        match (self.index.get(&key).map(|&(slot, _)| slot), new) {
             (Some(slot), new) => Some(self.replace(key, slot, new, tick)),
             (None, Some((state, last))) => {
-                self.insert(Record { key, state, last }, tick);
+                let links = if state == Touch::Touching {
+                    self.neighbours.link(&last, &mut self.changed)
+                } else {
+                    Links::NONE
+                };
+                let record = Record {
+                    key,
+                    state,
+                    last,
+                    links,
+                };
+                self.insert(record, tick);
                 None
             }
             (None, None) => None,
-        };
-        let touching = |r: Option<(Touch, CollisionEvent)>| {
-            r.filter(|(state, _)| *state == Touch::Touching)
-                .map(|(_, last)| last)
-        };
-        match (touching(old), touching(new)) {
-            (None, Some(last)) => self.link(&last, true),
-            (Some(last), None) => self.link(&last, false),
-            // Still touching, but a side's body changed (reparented, a `Body` added or
-            // removed above it): relinked under the new bodies.
-            (Some(old), Some(new)) if (old.body, old.other_body) != (new.body, new.other_body) => {
-                self.link(&old, false);
-                self.link(&new, true);
-            }
-            _ => {}
         }
-        old
     }
 
     /// Replaces the record in `slot` (`None`: the contact is gone); returns the old state and
-    /// last event.
+    /// last event. The neighbour lists follow: a contact that begins or ends is linked or
+    /// unlinked, and one whose sides' bodies changed (reparented, a `Body` added or removed
+    /// above it) is linked again under the new bodies.
     fn replace(
         &mut self,
         key: (Entity, Entity),
@@ -212,9 +211,22 @@ impl Contacts {
         self.seen[slot as usize] = tick;
         let record = &mut self.records[slot as usize];
         let old = (record.state, record.last);
+        let touching = new.filter(|(state, _)| *state == Touch::Touching);
+        let moved = |last: &CollisionEvent, now: &CollisionEvent| {
+            (last.body, last.other_body) != (now.body, now.other_body)
+        };
+        if record.links != Links::NONE && touching.is_none_or(|(_, now)| moved(&record.last, &now))
+        {
+            self.neighbours
+                .unlink(record.links, &record.last, &mut self.changed);
+            record.links = Links::NONE;
+        }
         match new {
             Some((state, last)) => {
                 (record.state, record.last) = (state, last);
+                if touching.is_some() && record.links == Links::NONE {
+                    record.links = self.neighbours.link(&last, &mut self.changed);
+                }
                 self.index.insert(key, (slot, state));
                 self.next_active.push(slot);
             }
@@ -265,46 +277,21 @@ impl Contacts {
                 self.resting.push(slot);
                 continue;
             }
-            let touching = record.state == Touch::Touching;
-            if touching {
+            if record.state == Touch::Touching {
                 ended(record);
             }
-            let (key, last) = (record.key, record.last);
-            if touching {
-                self.link(&last, false);
+            let key = record.key;
+            let record = &mut self.records[slot as usize];
+            if record.links != Links::NONE {
+                self.neighbours
+                    .unlink(record.links, &record.last, &mut self.changed);
+                record.links = Links::NONE;
             }
             self.index.remove(&key);
             self.free.push(slot);
         }
         core::mem::swap(&mut self.active, &mut self.next_active);
         self.next_active.clear();
-    }
-
-    /// Adds (or removes) the contact of an event's two colliders, and of their bodies, to
-    /// (from) the neighbour lists.
-    fn link(&mut self, event: &CollisionEvent, add: bool) {
-        let sides = [(event.entity, event.other), (event.other, event.entity)]
-            .into_iter()
-            .chain(
-                event
-                    .body
-                    .filter(|&b| b != event.entity)
-                    .map(|b| (b, event.other)),
-            )
-            .chain(
-                event
-                    .other_body
-                    .filter(|&b| b != event.other)
-                    .map(|b| (b, event.entity)),
-            );
-        for (of, to) in sides {
-            self.changed.push(of);
-            if add {
-                self.neighbours.add(of, to);
-            } else {
-                self.neighbours.remove(of, to);
-            }
-        }
     }
 }
 
@@ -315,18 +302,36 @@ impl Record {
     }
 }
 
-/// Lists of entities per entity, as linked lists in one table whose free slots are reused:
-/// contacts coming and going allocate nothing once the table has grown to the most at once.
+/// A contact's nodes in the neighbour lists: its two colliders', and its bodies' (`NONE`
+/// where a side has no body of its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Links([u32; 4]);
+
+impl Links {
+    const NONE: Self = Self([NONE; 4]);
+}
+
+/// Lists of entities per entity, as doubly linked lists in one table whose free slots are
+/// reused: contacts coming and going allocate nothing once the table has grown to the most
+/// at once, and a contact leaves its lists in constant time (each contact knows its nodes).
 /// Each list's head is found by the entity's index, without hashing.
 #[derive(Default, Debug)]
 struct Neighbours {
     /// The first node of each entity's list, by entity index (a head is the entity's only if
     /// the entity matches).
     heads: Vec<(Entity, u32)>,
-    /// `(entity, next node)`; `NONE` ends a list.
-    nodes: Vec<(Entity, u32)>,
+    nodes: Vec<Node>,
     /// The first free node, chained through their `next`.
     free: u32,
+}
+
+/// One entry of an entity's list: `to` touches `of`.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    of: Entity,
+    to: Entity,
+    previous: u32,
+    next: u32,
 }
 
 const NONE: u32 = u32::MAX;
@@ -348,48 +353,234 @@ impl Neighbours {
         self.heads[i] = (entity, node);
     }
 
-    fn add(&mut self, of: Entity, to: Entity) {
+    /// The lists a contact is in: each collider's, and each side's body's (if it has one of
+    /// its own).
+    fn sides(event: &CollisionEvent) -> [Option<(Entity, Entity)>; 4] {
+        [
+            Some((event.entity, event.other)),
+            Some((event.other, event.entity)),
+            event
+                .body
+                .filter(|&b| b != event.entity)
+                .map(|b| (b, event.other)),
+            event
+                .other_body
+                .filter(|&b| b != event.other)
+                .map(|b| (b, event.entity)),
+        ]
+    }
+
+    /// Adds an event's contact to the lists of its colliders and bodies (marked changed).
+    fn link(&mut self, event: &CollisionEvent, changed: &mut Vec<Entity>) -> Links {
+        Links(Self::sides(event).map(|side| match side {
+            Some((of, to)) => {
+                changed.push(of);
+                self.add(of, to)
+            }
+            None => NONE,
+        }))
+    }
+
+    /// Removes a contact's nodes from their lists (its colliders and bodies marked changed).
+    fn unlink(&mut self, links: Links, event: &CollisionEvent, changed: &mut Vec<Entity>) {
+        for (side, node) in Self::sides(event).into_iter().zip(links.0) {
+            if let Some((of, _)) = side {
+                changed.push(of);
+            }
+            if node != NONE {
+                self.remove(node);
+            }
+        }
+    }
+
+    fn add(&mut self, of: Entity, to: Entity) -> u32 {
         if self.nodes.is_empty() {
             self.free = NONE;
         }
         let next = self.head(of);
-        let node = if self.free == NONE {
-            self.nodes.push((to, next));
+        let node = Node {
+            of,
+            to,
+            previous: NONE,
+            next,
+        };
+        let id = if self.free == NONE {
+            self.nodes.push(node);
             (self.nodes.len() - 1) as u32
         } else {
-            let node = self.free;
-            self.free = self.nodes[node as usize].1;
-            self.nodes[node as usize] = (to, next);
-            node
+            let id = self.free;
+            self.free = self.nodes[id as usize].next;
+            self.nodes[id as usize] = node;
+            id
         };
-        self.set_head(of, node);
+        if next != NONE {
+            self.nodes[next as usize].previous = id;
+        }
+        self.set_head(of, id);
+        id
     }
 
-    /// Removes one `to` from `of`'s list.
-    fn remove(&mut self, of: Entity, to: Entity) {
-        let (mut previous, mut node) = (NONE, self.head(of));
-        while node != NONE {
-            let (entity, next) = self.nodes[node as usize];
-            if entity == to {
-                if previous == NONE {
-                    self.set_head(of, next);
-                } else {
-                    self.nodes[previous as usize].1 = next;
-                }
-                self.nodes[node as usize].1 = self.free;
-                self.free = node;
-                return;
-            }
-            (previous, node) = (node, next);
+    fn remove(&mut self, id: u32) {
+        let Node {
+            of, previous, next, ..
+        } = self.nodes[id as usize];
+        if previous == NONE {
+            self.set_head(of, next);
+        } else {
+            self.nodes[previous as usize].next = next;
         }
+        if next != NONE {
+            self.nodes[next as usize].previous = previous;
+        }
+        self.nodes[id as usize].next = self.free;
+        self.free = id;
     }
 
     fn of(&self, entity: Entity) -> impl Iterator<Item = Entity> + '_ {
         let mut node = self.head(entity);
         core::iter::from_fn(move || {
-            let (e, next) = *self.nodes.get(node as usize)?;
+            let &Node { to, next, .. } = self.nodes.get(node as usize)?;
             node = next;
-            Some(e)
+            Some(to)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plugin::CollisionKind;
+    use bevy::math::Vec2;
+    use bevy::platform::collections::HashMap;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn event(
+        a: Entity,
+        b: Entity,
+        body: Option<Entity>,
+        other_body: Option<Entity>,
+    ) -> CollisionEvent {
+        CollisionEvent {
+            entity: a,
+            other: b,
+            kind: CollisionKind::Started,
+            time_of_impact: 0.5,
+            point: Vec2::ZERO,
+            normal: Vec2::X,
+            relative_velocity: Vec2::ZERO,
+            along: None,
+            other_along: None,
+            feature: None,
+            other_feature: None,
+            body,
+            other_body,
+        }
+    }
+
+    /// Random ticks of contacts coming, going, changing bodies and resting, against a plain
+    /// map of the pairs: what is in contact, what each entity and body touches, and the
+    /// contacts ended because their pair was not swept.
+    #[test]
+    fn contacts_follow_a_plain_map_of_the_pairs() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0xc0_ffee);
+        let mut world = World::new();
+        let colliders: Vec<Entity> = (0..24).map(|_| world.spawn_empty().id()).collect();
+        let bodies: Vec<Entity> = (0..3).map(|_| world.spawn_empty().id()).collect();
+        let mut contacts = Contacts::default();
+        // The model: each pair's state and last event.
+        let mut model: HashMap<(Entity, Entity), (Touch, CollisionEvent)> = HashMap::default();
+        for tick in 1..400u64 {
+            let resting: EntityHashSet = colliders
+                .iter()
+                .copied()
+                .filter(|_| rng.random_bool(0.3))
+                .collect();
+            contacts.begin_tick(&colliders.iter().copied().collect());
+            // Pairs swept this tick; the others end, unless both their colliders rest.
+            let mut swept = EntityHashSet::default();
+            let mut seen = Vec::new();
+            for _ in 0..rng.random_range(0..30) {
+                let (i, j) = (rng.random_range(0..24), rng.random_range(0..24));
+                let (a, b) = (
+                    colliders[i].min(colliders[j]),
+                    colliders[i].max(colliders[j]),
+                );
+                if a == b || seen.contains(&(a, b)) {
+                    continue;
+                }
+                seen.push((a, b));
+                let body = |rng: &mut ChaCha8Rng| {
+                    rng.random_bool(0.3)
+                        .then(|| bodies[rng.random_range(0..bodies.len())])
+                };
+                let new = match rng.random_range(0..4) {
+                    0 => None,
+                    1 => Some((
+                        Touch::CrossedAtEnd,
+                        event(a, b, body(&mut rng), body(&mut rng)),
+                    )),
+                    _ => Some((Touch::Touching, event(a, b, body(&mut rng), body(&mut rng)))),
+                };
+                let keep = rng.random_bool(0.3)
+                    && new.is_some()
+                    && model.get(&(a, b)).is_some_and(|r| r.0 == new.unwrap().0);
+                match contacts.lookup(&(a, b)) {
+                    Some((slot, _)) if keep => contacts.keep(slot, tick),
+                    _ => {
+                        let old = contacts.set(a, b, new, tick);
+                        assert_eq!(old.map(|o| o.0), model.get(&(a, b)).map(|r| r.0));
+                        match new {
+                            Some(record) => model.insert((a, b), record),
+                            None => model.remove(&(a, b)),
+                        };
+                    }
+                }
+                swept.insert(a);
+            }
+            let mut ended = Vec::new();
+            contacts.close_tick(tick, &resting, |record| ended.push(record.key()));
+            let mut expected_ended = Vec::new();
+            model.retain(|&(a, b), (state, _)| {
+                if seen.contains(&(a, b)) || (resting.contains(&a) && resting.contains(&b)) {
+                    return true;
+                }
+                if *state == Touch::Touching {
+                    expected_ended.push((a, b));
+                }
+                false
+            });
+            ended.sort();
+            expected_ended.sort();
+            assert_eq!(ended, expected_ended, "tick {tick}");
+            // What is in contact, pair by pair and entity by entity.
+            let mut pairs: Vec<_> = contacts.iter().map(|c| (c.entity, c.other)).collect();
+            let mut expected: Vec<_> = model
+                .iter()
+                .filter(|(_, (state, _))| *state == Touch::Touching)
+                .map(|(&key, _)| key)
+                .collect();
+            pairs.sort();
+            expected.sort();
+            assert_eq!(pairs, expected, "tick {tick}");
+            for &e in colliders.iter().chain(&bodies) {
+                let mut touching: Vec<_> = contacts.touching(e).collect();
+                let mut expected: Vec<_> = model
+                    .values()
+                    .filter(|(state, _)| *state == Touch::Touching)
+                    .flat_map(|(_, last)| {
+                        [
+                            (last.entity == e || last.body == Some(e)).then_some(last.other),
+                            (last.other == e || last.other_body == Some(e)).then_some(last.entity),
+                        ]
+                    })
+                    .flatten()
+                    .collect();
+                touching.sort();
+                expected.sort();
+                expected.dedup();
+                assert_eq!(touching, expected, "tick {tick}: {e}");
+            }
+        }
     }
 }

@@ -90,18 +90,6 @@ impl Entry {
     pub(crate) fn owner(&self) -> Entity {
         self.body.unwrap_or(self.entity)
     }
-
-    /// A point or an axis-aligned box (a pair of the two is solved in SIMD batches).
-    #[inline]
-    pub(crate) fn is_point(&self) -> bool {
-        matches!(self.path, ShapePath::Point(_))
-    }
-
-    /// An axis-aligned box.
-    #[inline]
-    pub(crate) fn is_aabb(&self) -> bool {
-        matches!(self.path, ShapePath::Aabb { .. })
-    }
 }
 
 /// A group's entries and their polygons' vertex paths.

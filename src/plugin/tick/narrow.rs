@@ -14,9 +14,10 @@ use super::parts::{reset, run_parts};
 use super::rest::RestingColliders;
 use crate::SweepSettings;
 use crate::geometry::robust::expansions;
-use crate::narrow::{PointBoxBatch, contact_intervals_of_valid};
+use crate::narrow::{PointBoxBatch, contact_intervals_of_valid, point_box_relative};
 use crate::plugin::SweepStats;
 use bevy::ecs::prelude::*;
+use bevy::math::Vec2;
 use bevy::platform::time::Instant;
 
 /// The narrow phase's hand-off: every pair that touches in this tick, with when.
@@ -47,6 +48,8 @@ pub(crate) struct SpanPart {
     pub(crate) sources: Vec<Source>,
     /// The touching pairs with a polyline edge, left to the merge.
     chains: Vec<ChainPair>,
+    /// Scratch: the part's pairs of a point and a box, for the SIMD batch.
+    point_box: Vec<(u32, ([Vec2; 2], Vec2))>,
     /// Pairs that needed exact arithmetic, and pairs of a point and a box (in SIMD batches).
     exact: usize,
     batched: usize,
@@ -178,37 +181,35 @@ pub(crate) fn narrow_phase(
 /// The contact intervals of one part's pairs: the pairs of a point and a box eight at a time
 /// with SIMD, the others one by one.
 fn solve(entries: TickEntries, pairs: &[(Slot, Slot)], out: &mut SpanPart) {
-    let point_and_box = |&(a, b): &(Slot, Slot)| {
-        let (a, b) = (entries.entry(a), entries.entry(b));
-        (a.is_point() && b.is_aabb()) || (a.is_aabb() && b.is_point())
-    };
     let before = expansions();
-    for &(a, b) in pairs {
-        if point_and_box(&(a, b)) {
+    out.point_box.clear();
+    for (k, &(a, b)) in (0u32..).zip(pairs) {
+        let (pa, pb) = (entries.path(a), entries.path(b));
+        if let Some(relative) = point_box_relative(&pa, &pb) {
+            out.point_box.push((k, relative));
             continue;
         }
         // Every entry's path is valid (checked in the gather).
-        let intervals = contact_intervals_of_valid(&entries.path(a), &entries.path(b));
+        let intervals = contact_intervals_of_valid(&pa, &pb);
         if !intervals.is_empty() {
             out.push(entries, a, b, &intervals);
         }
     }
     // (The batch reaches exact arithmetic only through the scalar clip's rare fallback;
     // counted per expansion, an upper bound on the pairs.)
-    let mut batched = 0;
-    PointBoxBatch::default().intervals_of(
-        (0..)
-            .zip(pairs)
-            .filter(|(_, pair)| point_and_box(pair))
-            .inspect(|_| batched += 1)
-            .map(|(k, &(a, b))| (k, entries.path(a), entries.path(b))),
+    let point_box = core::mem::take(&mut out.point_box);
+    PointBoxBatch::default().relative_intervals(
+        point_box
+            .iter()
+            .map(|&(k, relative)| (k as usize, relative)),
         |k, interval| {
             let (a, b) = pairs[k];
             out.push(entries, a, b, &[interval]);
         },
     );
+    out.batched = point_box.len();
+    out.point_box = point_box;
     out.exact = (expansions() - before) as usize;
-    out.batched = batched;
 }
 
 impl ContactSpans {
