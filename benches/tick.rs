@@ -386,6 +386,13 @@ fn query(c: &mut Criterion) {
 fn probe(spec: &str) {
     let (name, ticks) = spec.split_once(':').unwrap_or((spec, "100"));
     let ticks: usize = ticks.parse().expect("TICK_PROBE=<scene>:<ticks>");
+    if let Some(count) = name.strip_prefix("pile") {
+        pile(
+            count.parse().expect("TICK_PROBE=pile<colliders>:<ticks>"),
+            ticks,
+        );
+        return;
+    }
     let mut app = match name {
         "mixed" => world(10_000, Layout::Uniform),
         "shapes" => world(10_000, Layout::Shapes),
@@ -396,6 +403,52 @@ fn probe(spec: &str) {
     };
     for _ in 0..ticks {
         app.update();
+    }
+}
+
+/// `count` colliders of every shape piled at one point (every pair touches), and the time of
+/// each of their first `ticks` ticks: what a pair in contact costs in time and memory (read
+/// the peak memory with `/usr/bin/time -v`).
+#[expect(
+    clippy::print_stderr,
+    reason = "the probe reports the ticks' times for a script to read"
+)]
+fn pile(count: usize, ticks: usize) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins.set(every_core()), SweepPlugin::default()))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    app.update();
+    let v = Vec2::new;
+    for i in 0..count {
+        let collider = match i % 8 {
+            0 => Collider::point(),
+            1 => Collider::segment(v(-3.0, 0.0), v(3.0, 1.0)),
+            2 => Collider::circle(2.0),
+            3 => Collider::aabb(v(2.0, 1.0)),
+            4 => Collider::rectangle(v(2.0, 1.0)),
+            5 => Collider::capsule(v(-2.0, 0.0), v(2.0, 0.0), 1.0),
+            6 => Collider::convex_polygon(&[v(-2.0, -1.0), v(2.0, -1.0), v(0.0, 2.0)])
+                .expect("convex"),
+            _ => Collider::polyline(&[v(-3.0, 0.0), v(0.0, 1.0), v(3.0, 0.0)])
+                .expect("finite points"),
+        };
+        let angle = i as f32 * 0.001;
+        app.world_mut().spawn((
+            collider,
+            Transform::from_rotation(Quat::from_rotation_z(angle)),
+        ));
+    }
+    for tick in 0..ticks {
+        let began = std::time::Instant::now();
+        app.update();
+        let stats = *app.world().resource::<SweepStats>();
+        eprintln!(
+            "pile {count}: tick {tick}: {:.3} s, {} candidate pairs, {} touching, {} events",
+            began.elapsed().as_secs_f64(),
+            stats.candidate_pairs,
+            stats.touching_pairs,
+            stats.events
+        );
     }
 }
 

@@ -258,6 +258,27 @@ impl<C> ShapePath<C> {
         }
     }
 
+    /// [`ShapePath::end`], a polygon's end from `convex`.
+    #[inline(always)]
+    pub(crate) fn end_with(&self, convex: impl FnOnce(&C) -> Shape) -> Shape {
+        match *self {
+            ShapePath::Point(p) => Shape::Point(p[1]),
+            ShapePath::Segment { a, b } => Shape::Segment(a[1], b[1]),
+            ShapePath::Circle { center, radius } => Shape::Circle {
+                center: center[1],
+                radius,
+            },
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            } => Shape::Aabb {
+                center: center[1],
+                half_extents,
+            },
+            ShapePath::Convex(ref c) => convex(c),
+        }
+    }
+
     /// [`ShapePath::swept_bounds`], a polygon's vertices' bounds and radius from `convex`.
     #[inline(always)]
     pub(crate) fn swept_bounds_with(&self, convex: impl FnOnce(&C) -> ([Vec2; 2], f32)) -> Aabb2d {
@@ -436,22 +457,7 @@ impl ShapePath {
     #[must_use]
     #[inline]
     pub fn end(&self) -> Shape {
-        match *self {
-            ShapePath::Point(p) => Shape::Point(p[1]),
-            ShapePath::Segment { a, b } => Shape::Segment(a[1], b[1]),
-            ShapePath::Circle { center, radius } => Shape::Circle {
-                center: center[1],
-                radius,
-            },
-            ShapePath::Aabb {
-                center,
-                half_extents,
-            } => Shape::Aabb {
-                center: center[1],
-                half_extents,
-            },
-            ShapePath::Convex(ref convex) => Shape::Convex(convex.at(1.0)),
-        }
+        self.end_with(|convex| Shape::Convex(convex.at(1.0)))
     }
 
     /// `true` if no vertex moves during the step.

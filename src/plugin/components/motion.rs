@@ -129,9 +129,11 @@ impl SweptPath {
         self.resting
     }
 
-    /// Where the last motion ended.
+    /// Where the last motion ended (read off the stored path, without copying a polygon's
+    /// vertex paths).
     pub(crate) fn end(&self) -> Option<Shape> {
-        self.path().map(|path| path.end())
+        let path = self.path.as_ref()?;
+        Some(path.end_with(|convex| Shape::Convex(convex.at(1.0))))
     }
 
     /// Keeps the motion swept (a polygon's in the storage it already has).

@@ -44,6 +44,8 @@ pub(crate) struct ReportBuffers {
     /// where each part's events start among the indices.
     order: Vec<u64>,
     scratch: Vec<u64>,
+    /// Scratch: a run of equal times' order keys.
+    run_keys: Vec<((u32, u64, u64, CollisionKind), u64)>,
     starts: Vec<u32>,
     /// Events to trigger on observed entities.
     targets: Vec<CollisionEvent>,
@@ -68,7 +70,9 @@ struct Outcomes {
 /// What becomes of a touching pair's record.
 #[derive(Clone, Copy)]
 struct Change {
-    pair: Touching,
+    /// The pair, smaller entity first.
+    a: Slot,
+    b: Slot,
     /// Whether the record was read: a pair that touches at the tick's start, or whose
     /// motion does not continue the last tick's. One that was not read was not in contact at
     /// the end of the last tick, unless the solvers' rounding disagreed with itself at the
@@ -81,8 +85,19 @@ struct Change {
 enum Update {
     /// The record, in this slot, goes on as it was.
     Keep(u32),
-    /// The record becomes this (`None`: no contact).
-    Set(Option<(Touch, CollisionEvent)>),
+    /// The pair is no longer in contact.
+    Remove,
+    /// The record's state becomes this, with this last event.
+    Set(Touch, Last),
+}
+
+/// A record's last event after the tick.
+#[derive(Clone, Copy)]
+enum Last {
+    /// The part's event with this number.
+    Event(u32),
+    /// The one it has, in this slot (a contact that changes state without an event).
+    Kept(u32),
 }
 
 /// Turns this tick's contact intervals into events, commits them to [`Contacts`], and sends
@@ -145,7 +160,7 @@ impl ReportBuffers {
                     *record = Lookup::of(part, touching, entries, contacts);
                 }
                 for (record, touching) in records.iter().zip(block) {
-                    out.outcome(part, touching, *record, entries, contacts, duration);
+                    out.outcome(part, touching, *record, entries, duration);
                 }
             }
         })
@@ -169,7 +184,7 @@ impl ReportBuffers {
         self.ended.clear();
         for out in &self.outcomes[..self.count] {
             for change in &out.changes {
-                let ended = apply(change, entries, contacts, tick, duration);
+                let ended = apply(change, &out.events, entries, contacts, tick, duration);
                 self.ended.extend(ended);
             }
         }
@@ -203,12 +218,20 @@ impl ReportBuffers {
         }
         sort_by_high_half(&mut self.order, &mut self.scratch);
         let (outcomes, ended, starts) = (&self.outcomes, &self.ended, &self.starts);
+        let keys = &mut self.run_keys;
         for run in self.order.chunk_by_mut(|a, b| a >> 32 == b >> 32) {
             if run.len() > 1 {
-                run.sort_unstable_by_key(|&k| {
+                // Each event's key read once (a run may hold millions: a pile spawned at
+                // one point starts every contact at time 0).
+                keys.clear();
+                keys.extend(run.iter().map(|&k| {
                     let e = event_at(outcomes, ended, starts, k as u32);
-                    (e.order_key(), k as u32)
-                });
+                    (e.order_key(), k)
+                }));
+                keys.sort_unstable_by_key(|&(key, k)| (key, k as u32));
+                for (slot, &(_, k)) in run.iter_mut().zip(keys.iter()) {
+                    *slot = k;
+                }
             }
         }
     }
@@ -313,52 +336,46 @@ impl Outcomes {
         touching: &Touching,
         Lookup { read, record }: Lookup,
         entries: TickEntries,
-        contacts: &Contacts,
         duration: f32,
     ) {
         let intervals = part.spans(touching.spans);
         self.kinds.clear();
         let prior = record.map_or(Touch::Apart, |(_, state)| state);
         let after = transitions(intervals, prior, &mut self.kinds);
+        let change = |update| Change {
+            a: touching.a,
+            b: touching.b,
+            read,
+            update,
+        };
         if let Some((slot, state)) = record
             && self.kinds.is_empty()
             && after == state
         {
-            self.changes.push(Change {
-                pair: *touching,
-                read,
-                update: Update::Keep(slot),
-            });
+            self.changes.push(change(Update::Keep(slot)));
             return;
         }
         let last = self.events_of(part, touching, entries, duration);
-        let new = match after {
-            Touch::Apart => None,
+        let update = match (after, last, record) {
+            (Touch::Apart, _, Some(_)) => Update::Remove,
+            (Touch::Apart, _, None) => return,
+            (state, Some(last), _) => Update::Set(state, Last::Event(last)),
             // A contact that goes on without an event of this tick keeps its last one.
-            state => last
-                .or_else(|| record.map(|(slot, _)| contacts.last(slot)))
-                .map(|last| (state, last)),
+            (state, None, Some((slot, _))) => Update::Set(state, Last::Kept(slot)),
+            (_, None, None) => return,
         };
-        if new.is_some() || record.is_some() {
-            self.changes.push(Change {
-                pair: *touching,
-                read,
-                update: Update::Set(new),
-            });
-        }
+        self.changes.push(change(update));
     }
-}
 
-impl Outcomes {
     /// The events of `kinds`, each placed where the pair touches at its moment; returns the
-    /// last that is not an `Ended`.
+    /// number of the last that is not an `Ended`.
     fn events_of(
         &mut self,
         part: &SpanPart,
         touching: &Touching,
         entries: TickEntries,
         duration: f32,
-    ) -> Option<CollisionEvent> {
+    ) -> Option<u32> {
         let mut last = None;
         for &(kind, time) in &self.kinds {
             let (sa, sb) = source_at(part, touching, time);
@@ -372,10 +389,10 @@ impl Outcomes {
                 w,
                 duration,
             );
-            self.events.push(e);
             if !separating {
-                last = Some(e);
+                last = Some(self.events.len() as u32);
             }
+            self.events.push(e);
         }
         last
     }
@@ -403,24 +420,26 @@ fn source_at(part: &SpanPart, touching: &Touching, time: f32) -> (Slot, Slot) {
 /// `Ended` still pair up.
 fn apply(
     change: &Change,
+    events: &[CollisionEvent],
     entries: TickEntries,
     contacts: &mut Contacts,
     tick: u64,
     duration: f32,
 ) -> Option<CollisionEvent> {
+    let (a, b) = (entries.entry(change.a), entries.entry(change.b));
     let new = match change.update {
         Update::Keep(slot) => {
             contacts.keep(slot, tick);
             return None;
         }
-        Update::Set(new) => new,
+        Update::Remove => None,
+        Update::Set(state, Last::Event(last)) => Some((state, events[last as usize])),
+        Update::Set(state, Last::Kept(slot)) => Some((state, contacts.last(slot))),
     };
-    let pair = &change.pair;
-    let (a, b) = (entries.entry(pair.a), entries.entry(pair.b));
     let old = contacts.set(a.entity, b.entity, new, tick);
     match old {
         Some((Touch::Touching, _)) if !change.read => {
-            let w = witness(&entries.path(pair.a), &entries.path(pair.b), 0.0, true);
+            let w = witness(&entries.path(change.a), &entries.path(change.b), 0.0, true);
             Some(event(a, b, CollisionKind::Ended, 0.0, w, duration))
         }
         _ => None,
