@@ -358,11 +358,10 @@ impl Outcomes {
         let last = self.events_of(part, touching, entries, duration);
         let update = match (after, last, record) {
             (Touch::Apart, _, Some(_)) => Update::Remove,
-            (Touch::Apart, _, None) => return,
+            (Touch::Apart, _, None) | (_, None, None) => return,
             (state, Some(last), _) => Update::Set(state, Last::Event(last)),
             // A contact that goes on without an event of this tick keeps its last one.
             (state, None, Some((slot, _))) => Update::Set(state, Last::Kept(slot)),
-            (_, None, None) => return,
         };
         self.changes.push(change(update));
     }
