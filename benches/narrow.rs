@@ -13,7 +13,8 @@
 //!
 //! The scene `new_shapes` is the bullet hell with every third box a turning rectangle, every
 //! third circle a turning capsule and the next a turning hexagon: its rows give the cost
-//! per candidate pair of the new shapes beside the old.
+//! per candidate pair of the new shapes beside the old. `bullet_hell_turning` has every box a
+//! turning rectangle and every segment a turning capsule (`Scene::turning`).
 //!
 //! `cargo bench --bench narrow` (`-- bullet_hell/` for one scene).
 
@@ -59,7 +60,36 @@ fn path(spec: &Spec) -> ShapePath {
             center: [start.truncate(), end.truncate()],
             half_extents,
         },
+        Kind::Rectangle { half_extents: h } => convex_path(
+            spec,
+            &[(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .map(|(x, y)| Vec2::new(x * h.x, y * h.y)),
+            0.0,
+        ),
+        Kind::Capsule {
+            half_length,
+            radius,
+        } => convex_path(
+            spec,
+            &[Vec2::new(-half_length, 0.0), Vec2::new(half_length, 0.0)],
+            radius,
+        ),
     }
+}
+
+/// A rounded polygon's motion through its first tick, turning as its spec says.
+fn convex_path(spec: &Spec, local: &[Vec2], radius: f32) -> ShapePath {
+    let start = spec.position.extend(0.0);
+    let end = start + (spec.velocity * TICK).extend(0.0);
+    let turn = |time: f32| Quat::from_rotation_z(spec.angle + spec.angular_velocity * time);
+    let pose = |time: f32, at: Vec3| {
+        let placed: Vec<Vec2> = local
+            .iter()
+            .map(|&v| (turn(time) * v.extend(0.0) + at).truncate())
+            .collect();
+        Shape::Convex(ConvexShape::new(&placed, radius).expect("1 to 8 vertices"))
+    };
+    ShapePath::between(pose(0.0, start), pose(TICK, end)).expect("same shape")
 }
 
 /// The new shapes in a scene: every third box a turning rectangle, every third circle a
@@ -149,11 +179,13 @@ fn candidate_pairs(
 fn narrow(c: &mut Criterion) {
     let mut shapes = Scene::bullet_hell(10_000, SCENE_SEED);
     shapes.name = "new_shapes";
+    let turning = Scene::bullet_hell(10_000, SCENE_SEED).turning(SCENE_SEED);
     for scene in [
         Scene::bullet_hell(10_000, SCENE_SEED),
         Scene::still_walls(10_000, SCENE_SEED),
         Scene::mixed(10_000, SCENE_SEED),
         shapes,
+        turning,
     ] {
         let pairs = if scene.name == "new_shapes" {
             candidate_pairs(&scene, with_new_shapes)

@@ -76,7 +76,13 @@ enum Layout {
 /// under `taskset -c 0`, two on this machine. Bevy's default keeps a thread each for IO and
 /// async tasks out of the compute pool, which leaves a two-core machine a one-thread compute
 /// pool and the narrow phase serial.
+///
+/// With `TASK_POOL=default` in the environment, Bevy's default pools instead, as an app
+/// meets them (on two cores, one compute thread beside an IO and an async one).
 fn every_core() -> TaskPoolPlugin {
+    if std::env::var("TASK_POOL").is_ok_and(|pool| pool == "default") {
+        return TaskPoolPlugin::default();
+    }
     let mut task_pool_options = TaskPoolOptions::default();
     task_pool_options.compute.min_threads =
         std::thread::available_parallelism().map_or(1, core::num::NonZero::get);
@@ -183,6 +189,15 @@ fn scene_app(scene: &Scene) -> App {
             }
             Kind::Circle { radius } => Collider::circle(radius),
             Kind::Box { half_extents } => Collider::aabb(half_extents),
+            Kind::Rectangle { half_extents } => Collider::rectangle(half_extents),
+            Kind::Capsule {
+                half_length,
+                radius,
+            } => Collider::capsule(
+                Vec2::new(-half_length, 0.0),
+                Vec2::new(half_length, 0.0),
+                radius,
+            ),
         };
         let transform = Transform::from_translation(spec.position.extend(0.0))
             .with_rotation(Quat::from_rotation_z(spec.angle));
@@ -277,8 +292,10 @@ fn tick(c: &mut Criterion) {
             }
         }
     }
+    let bullet_hell = Scene::bullet_hell(10_000, SCENE_SEED);
     for scene in [
-        Scene::bullet_hell(10_000, SCENE_SEED),
+        bullet_hell.turning(SCENE_SEED),
+        bullet_hell,
         Scene::tilemap(50_000, 500, SCENE_SEED),
         Scene::still_walls(10_000, SCENE_SEED),
     ] {
@@ -379,7 +396,8 @@ fn query(c: &mut Criterion) {
 }
 
 /// `TICK_PROBE=<scene>:<ticks>` runs that many ticks of one scene (`mixed`, `shapes`,
-/// `bullet_hell`, `tilemap` or `still_walls`, 10,000 colliders) after building it, and
+/// `bullet_hell`, `bullet_hell_turning`, `tilemap` or `still_walls`, 10,000 colliders;
+/// `bullet_hell_1k`, 1,000) after building it, and
 /// nothing else: a fixed amount of work for `perf stat` (two runs with different tick counts
 /// give the instructions and cycles of one tick without the building, where criterion's
 /// timings on a shared machine vary by 10–20%).
@@ -397,6 +415,10 @@ fn probe(spec: &str) {
         "mixed" => world(10_000, Layout::Uniform),
         "shapes" => world(10_000, Layout::Shapes),
         "bullet_hell" => scene_app(&Scene::bullet_hell(10_000, SCENE_SEED)),
+        "bullet_hell_1k" => scene_app(&Scene::bullet_hell(1_000, SCENE_SEED)),
+        "bullet_hell_turning" => {
+            scene_app(&Scene::bullet_hell(10_000, SCENE_SEED).turning(SCENE_SEED))
+        }
         "tilemap" => scene_app(&Scene::tilemap(50_000, 500, SCENE_SEED)),
         "still_walls" => scene_app(&Scene::still_walls(10_000, SCENE_SEED)),
         _ => panic!("no scene {name}"),

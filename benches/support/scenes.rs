@@ -11,6 +11,8 @@
 //!   hundred fast movers.
 //! - [`Scene::still_walls`]: fast points and circles among still walls and sliding platforms
 //!   (segments that translate without turning).
+//! - [`Scene::turning`]: a scene with its boxes as turning rectangles and its segments as
+//!   turning capsules (the bullet hell's is `bullet_hell_turning`).
 //!
 //! Every arena is a square `[-half, half]²`; colliders leaving it reappear on the other side.
 
@@ -40,6 +42,18 @@ pub enum Kind {
         /// Half its size on each axis.
         half_extents: Vec2,
     },
+    /// A box that turns with the collider (an oriented box).
+    Rectangle {
+        /// Half its size on each local axis.
+        half_extents: Vec2,
+    },
+    /// The segment from `(-half_length, 0)` to `(half_length, 0)` grown by `radius`.
+    Capsule {
+        /// Half the length of its core.
+        half_length: f32,
+        /// Its radius.
+        radius: f32,
+    },
 }
 
 /// The level's layer: tiles are members of it and interact only with movers.
@@ -54,12 +68,13 @@ pub struct Spec {
     pub kind: Kind,
     /// Where it starts (centre).
     pub position: Vec2,
-    /// Its starting angle in radians (segments only; 0 for the others).
+    /// Its starting angle in radians (segments, rectangles and capsules; 0 for the others).
     pub angle: f32,
     /// World units per second; zero for a collider that never moves (spawned without a
     /// velocity).
     pub velocity: Vec2,
-    /// Radians per second (segments only; 0 for the others, so boxes stay axis-aligned).
+    /// Radians per second (segments, rectangles and capsules; 0 for the others, so boxes
+    /// stay axis-aligned).
     pub angular_velocity: f32,
     /// `(memberships, filters)` bit masks, `None` for the default (every layer).
     pub layers: Option<(u32, u32)>,
@@ -329,6 +344,49 @@ impl Scene {
         Self {
             name: "still_walls",
             half,
+            specs,
+        }
+    }
+
+    /// The same scene with its boxes as rectangles of the same half extents at a random
+    /// starting angle, and its segments as capsules of radius 2 along them (their place and
+    /// angle), each turning at a rate drawn uniformly from −3 to 3 rad/s (places, speeds and the other colliders as
+    /// they are). Named after the scene, `_turning`.
+    #[must_use]
+    pub fn turning(&self, seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7u64.rotate_left(40));
+        let specs = self
+            .specs
+            .iter()
+            .map(|spec| {
+                match spec.kind {
+                    Kind::Box { half_extents } => Spec {
+                        kind: Kind::Rectangle { half_extents },
+                        angle: rng.random_range(0.0..core::f32::consts::TAU),
+                        angular_velocity: rng.random_range(-3.0..3.0),
+                        ..*spec
+                    },
+                    // Along the segment: its place and angle.
+                    Kind::Segment { half_length } => Spec {
+                        kind: Kind::Capsule {
+                            half_length,
+                            radius: 2.0,
+                        },
+                        angular_velocity: rng.random_range(-3.0..3.0),
+                        ..*spec
+                    },
+                    _ => *spec,
+                }
+            })
+            .collect();
+        let name = match self.name {
+            "bullet_hell" => "bullet_hell_turning",
+            "still_walls" => "still_walls_turning",
+            _ => "turning",
+        };
+        Scene {
+            name,
+            half: self.half,
             specs,
         }
     }

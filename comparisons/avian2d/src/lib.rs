@@ -100,6 +100,15 @@ fn sweep_collider(kind: Kind) -> bs::Collider {
         }
         Kind::Circle { radius } => bs::Collider::circle(radius),
         Kind::Box { half_extents } => bs::Collider::aabb(half_extents),
+        Kind::Rectangle { half_extents } => bs::Collider::rectangle(half_extents),
+        Kind::Capsule {
+            half_length,
+            radius,
+        } => bs::Collider::capsule(
+            Vec2::new(-half_length, 0.0),
+            Vec2::new(half_length, 0.0),
+            radius,
+        ),
     }
 }
 
@@ -110,9 +119,17 @@ fn avian_collider(kind: Kind) -> av::Collider {
             av::Collider::segment(Vec2::new(-half_length, 0.0), Vec2::new(half_length, 0.0))
         }
         Kind::Circle { radius } => av::Collider::circle(radius),
-        Kind::Box { half_extents } => {
+        Kind::Box { half_extents } | Kind::Rectangle { half_extents } => {
             av::Collider::rectangle(2.0 * half_extents.x, 2.0 * half_extents.y)
         }
+        Kind::Capsule {
+            half_length,
+            radius,
+        } => av::Collider::capsule_endpoints(
+            radius,
+            Vec2::new(-half_length, 0.0),
+            Vec2::new(half_length, 0.0),
+        ),
     }
 }
 
@@ -121,7 +138,13 @@ fn avian_collider(kind: Kind) -> av::Collider {
 /// the compute pool, which leaves a two-core machine a one-thread compute pool: neither
 /// library would run anything in parallel. The pools are global: the first app sets them
 /// for both libraries.
+///
+/// With `TASK_POOL=default` in the environment, Bevy's default pools instead: the app as a
+/// user meets it (on a two-core machine, one compute thread beside an IO and an async one).
 fn every_core() -> TaskPoolPlugin {
+    if std::env::var("TASK_POOL").is_ok_and(|pool| pool == "default") {
+        return TaskPoolPlugin::default();
+    }
     let mut task_pool_options = TaskPoolOptions::default();
     task_pool_options.compute.min_threads =
         std::thread::available_parallelism().map_or(1, core::num::NonZero::get);

@@ -59,6 +59,8 @@ struct Args {
     oracle_ticks: usize,
     /// Run the game-shaped scenes.
     games: bool,
+    /// Colliders in the bullet-hell scenes (plain and turning).
+    game_sizes: Vec<usize>,
     plot: bool,
     write: bool,
 }
@@ -76,6 +78,7 @@ fn args() -> Args {
         check_size: 500,
         oracle_ticks: 3,
         games: true,
+        game_sizes: vec![10_000],
         plot: true,
         write: true,
     };
@@ -91,12 +94,14 @@ fn args() -> Args {
                 a.oracle_ticks = it.next().and_then(|s| s.parse().ok()).unwrap_or(3);
             }
             "--no-games" => a.games = false,
+            "--game-sizes" => a.game_sizes = parse_list(&it.next().unwrap_or_default()),
             "--no-plot" => a.plot = false,
             "--no-write" => a.write = false,
             other => {
                 eprintln!(
                     "unknown argument {other}; use --sizes 1000,10000 --count-sizes 1000 \
-                     --check-size 500 --oracle-ticks 3 --no-games --no-plot --no-write"
+                     --check-size 500 --oracle-ticks 3 --no-games --game-sizes 1000,10000 \
+                     --no-plot --no-write"
                 );
                 std::process::exit(2);
             }
@@ -228,6 +233,8 @@ fn kind_name(k: Kind) -> &'static str {
         Kind::Segment { .. } => "segment",
         Kind::Circle { .. } => "circle",
         Kind::Box { .. } => "box",
+        Kind::Rectangle { .. } => "rectangle",
+        Kind::Capsule { .. } => "capsule",
     }
 }
 
@@ -566,11 +573,15 @@ fn main() {
     // the exact oracle.
     let mut games = Vec::new();
     if args.games {
-        for scene in [
-            Scene::bullet_hell(10_000, SEED),
+        let bullet_hells = args.game_sizes.iter().flat_map(|&n| {
+            let scene = Scene::bullet_hell(n, SEED);
+            [scene.turning(SEED), scene]
+        });
+        let others = [
             Scene::tilemap(50_000, 500, SEED),
             Scene::still_walls(10_000, SEED),
-        ] {
+        ];
+        for scene in bullet_hells.chain(others) {
             let t = timing_of(&scene);
             let o = (args.oracle_ticks > 0).then(|| oracle_check(&scene, args.oracle_ticks));
             eprintln!(

@@ -19,6 +19,7 @@ use super::rest::RestingColliders;
 use crate::SweepSettings;
 use crate::plugin::SweepStats;
 use bevy::ecs::prelude::*;
+use bevy::ecs::system::NonSendMarker;
 use bevy::platform::time::Instant;
 
 /// The broad phase's hand-off: the candidate pairs of this tick, in parts.
@@ -41,6 +42,7 @@ impl CandidatePairs {
 
 /// Finds the candidate pairs of this tick, part by part (in parallel when allowed).
 pub(crate) fn broad_phase(
+    _main_thread: NonSendMarker,
     settings: Res<SweepSettings>,
     motions: Res<Motions>,
     resting: Res<RestingColliders>,

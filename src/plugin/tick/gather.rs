@@ -21,6 +21,7 @@ use crate::plugin::{
     SweptPath, Velocity,
 };
 use bevy::ecs::prelude::*;
+use bevy::ecs::system::NonSendMarker;
 use bevy::math::{Affine2, Vec2, bounding::Aabb2d};
 use bevy::platform::time::Instant;
 use bevy::time::Time;
@@ -156,6 +157,7 @@ impl Lookup<'_, '_> {
 /// compute pool when allowed: the resting colliders only if something they depend on
 /// changed, the others all.
 pub(crate) fn gather(
+    _main_thread: NonSendMarker,
     time: Res<Time>,
     settings: Res<SweepSettings>,
     mut motions: ResMut<Motions>,

@@ -17,6 +17,7 @@ use crate::geometry::robust::expansions;
 use crate::narrow::{PointBoxBatch, contact_intervals_of_valid, point_box_relative};
 use crate::plugin::SweepStats;
 use bevy::ecs::prelude::*;
+use bevy::ecs::system::NonSendMarker;
 use bevy::math::Vec2;
 use bevy::platform::time::Instant;
 
@@ -150,6 +151,7 @@ impl ChainPair {
 /// Solves every candidate pair, part by part (in parallel when allowed), then merges the
 /// contacts of each polyline's edges with each collider.
 pub(crate) fn narrow_phase(
+    _main_thread: NonSendMarker,
     settings: Res<SweepSettings>,
     candidates: Res<CandidatePairs>,
     motions: Res<Motions>,

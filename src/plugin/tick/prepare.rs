@@ -7,6 +7,7 @@
 use crate::plugin::components::placement::world_plane;
 use crate::plugin::{AngularVelocity, Collider, SweepStats, SweptPath, Teleport, Velocity};
 use bevy::ecs::prelude::*;
+use bevy::ecs::system::NonSendMarker;
 use bevy::math::Vec2;
 use bevy::platform::time::Instant;
 use bevy::time::Time;
@@ -15,6 +16,7 @@ use bevy::transform::components::Transform;
 /// New, re-inserted, reshaped and teleported colliders: this tick's motion starts where they
 /// are now, and a new or changed shape is checked again.
 pub(crate) fn prepare(
+    _main_thread: NonSendMarker,
     mut commands: Commands,
     mut colliders: Query<
         (Entity, Ref<Collider>, &mut SweptPath, Has<Teleport>),
@@ -50,6 +52,7 @@ pub(crate) fn prepare(
 /// Moves transforms by their velocities over the tick. Non-finite velocities are left out
 /// (the collider is then reported in [`SkippedColliders`](crate::prelude::SkippedColliders)).
 pub(crate) fn integrate(
+    _main_thread: NonSendMarker,
     time: Res<Time>,
     mut movers: Query<
         (&mut Transform, Option<&Velocity>, Option<&AngularVelocity>),

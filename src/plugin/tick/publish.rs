@@ -14,6 +14,7 @@ use super::rest::RestingColliders;
 use crate::plugin::{CollidingEntities, Contacts};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
+use bevy::ecs::system::NonSendMarker;
 
 /// Every collider where the last tick left it, and the broad phase's index over them: what
 /// the queries read, published whole at the end of each tick.
@@ -34,6 +35,7 @@ impl Snapshot {
 
 /// Publishes the tick's colliders to the queries.
 pub(crate) fn publish(
+    _main_thread: NonSendMarker,
     mut snapshot: ResMut<Snapshot>,
     mut motions: ResMut<Motions>,
     mut candidates: ResMut<CandidatePairs>,
@@ -50,6 +52,7 @@ pub(crate) fn publish(
 /// Keeps [`CollidingEntities`] up to date: those of the entities whose contacts changed in
 /// this tick, and those inserted since the last.
 pub(crate) fn colliding_entities(
+    _main_thread: NonSendMarker,
     contacts: Res<Contacts>,
     mut queries: ParamSet<(
         Query<&mut CollidingEntities>,

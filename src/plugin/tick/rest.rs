@@ -12,6 +12,7 @@ use super::gather::{Motions, Resting};
 use crate::plugin::{Collider, CollisionLayers, SweepStats, SweptPath};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
+use bevy::ecs::system::NonSendMarker;
 use bevy::math::bounding::Aabb2d;
 use bevy::platform::time::Instant;
 
@@ -45,6 +46,7 @@ type StillResting = (
 /// Takes the colliders that came to rest into the resting group and drops those that woke
 /// or went, rebuilding the group's index only when something changed.
 pub(crate) fn rest(
+    _main_thread: NonSendMarker,
     mut commands: Commands,
     motions: Res<Motions>,
     mut resting: ResMut<RestingColliders>,
