@@ -413,6 +413,7 @@ fn probe(spec: &str) {
     }
     let mut app = match name {
         "mixed" => world(10_000, Layout::Uniform),
+        "mixed_100k" => world(100_000, Layout::Uniform),
         "shapes" => world(10_000, Layout::Shapes),
         "bullet_hell" => scene_app(&Scene::bullet_hell(10_000, SCENE_SEED)),
         "bullet_hell_1k" => scene_app(&Scene::bullet_hell(1_000, SCENE_SEED)),

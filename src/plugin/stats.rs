@@ -21,7 +21,8 @@ pub struct SweepStats {
     pub resting: usize,
     /// Colliders skipped as unusable (see [`SkippedColliders`](crate::prelude::SkippedColliders)).
     pub skipped: usize,
-    /// Pairs whose swept bounds overlap and whose layers interact (the broad phase's output).
+    /// Pairs whose swept bounds overlap (the broad phase's output; the narrow phase leaves
+    /// out those whose layers do not interact, and those of one body).
     pub candidate_pairs: usize,
     /// Pairs that touched at some moment of the tick (a polyline counts once per collider it
     /// touched).

@@ -2,9 +2,8 @@
 //!
 //! Reads: [`Motions`] (the swept colliders' entries and swept bounds) and
 //! [`RestingColliders`].
-//! Writes: [`CandidatePairs`] (the pairs whose swept bounds overlap and whose layers
-//! interact, not of one body, in parts; and the index over the swept colliders' boxes, which
-//! the queries' snapshot takes), and [`SweepStats`]' `colliders`, `candidate_pairs`,
+//! Writes: [`CandidatePairs`] (the pairs whose swept bounds overlap, in parts; and the index
+//! over the swept colliders' boxes, which the queries' snapshot takes), and [`SweepStats`]' `colliders`, `candidate_pairs`,
 //! `broad_phase_time` and `broad_phase_tasks`.
 //!
 //! The swept colliders are paired with each other (the strips' rows, searched in parts) and
@@ -55,7 +54,7 @@ pub(crate) fn broad_phase(
         count,
         index,
     } = &mut *candidates;
-    index.build(&motions.entries.list, &motions.bounds);
+    index.build(&motions.bounds);
     let n = index.len();
     // Parts of the pairs among the swept colliders (their rows), then parts of their
     // queries into the resting index.
@@ -71,21 +70,14 @@ pub(crate) fn broad_phase(
     let tasks = run_parts(&settings, &mut parts[..*count], |p, pairs| {
         if p < among {
             index.broad.pairs_in_part(p, among, |i, j| {
-                if index.filters[i as usize].accepts(&index.filters[j as usize]) {
-                    pairs.push((Slot::swept(index.entry(i)), Slot::swept(index.entry(j))));
-                }
+                pairs.push((Slot::swept(index.entry(i)), Slot::swept(index.entry(j))));
             });
         } else {
             let part = p - among;
             for k in n * part / across..n * (part + 1) / across {
-                let filter = &index.filters[k];
+                let slot = Slot::swept(index.entry(k as u32));
                 resting.index.broad.query(&index.sorted[k], |r| {
-                    if filter.accepts(&resting.index.filters[r as usize]) {
-                        pairs.push((
-                            Slot::swept(index.entry(k as u32)),
-                            Slot::resting(resting.index.entry(r)),
-                        ));
-                    }
+                    pairs.push((slot, Slot::resting(resting.index.entry(r))));
                 });
             }
         }

@@ -90,6 +90,14 @@ impl Entry {
     pub(crate) fn owner(&self) -> Entity {
         self.body.unwrap_or(self.entity)
     }
+
+    /// `true` if a pair of these two is tested: their layers interact and they are not parts
+    /// of one body (two edges of one polyline, two colliders under one
+    /// [`Body`](crate::prelude::Body)).
+    #[inline]
+    pub(crate) fn interacts_with(&self, other: &Entry) -> bool {
+        self.layers.interacts_with(&other.layers) && self.owner() != other.owner()
+    }
 }
 
 /// A group's entries and their polygons' vertex paths.
@@ -138,7 +146,16 @@ impl Entries {
 
     /// Moves `other`'s entries to the end of these (its polygons' indices shifted).
     pub(crate) fn append(&mut self, other: &mut Entries) {
+        if self.list.is_empty() && self.convex.is_empty() {
+            // Nothing to shift: take its buffers (and leave it these, empty).
+            core::mem::swap(self, other);
+            return;
+        }
         let offset = self.convex.len() as u32;
+        if other.convex.is_empty() {
+            self.list.append(&mut other.list);
+            return;
+        }
         self.list.extend(other.list.drain(..).map(|entry| {
             Entry {
                 path: entry
@@ -157,25 +174,8 @@ impl Entries {
     }
 }
 
-/// What decides whether a pair is tested, kept beside the sorted boxes so that the broad
-/// phase decides it without reading the entries.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PairFilter {
-    layers: CollisionLayers,
-    owner: Entity,
-}
-
-impl PairFilter {
-    /// `true` if the layers interact and the two are not parts of one body (two edges of one
-    /// polyline, two colliders under one [`Body`](crate::prelude::Body)).
-    #[inline]
-    pub(crate) fn accepts(&self, other: &Self) -> bool {
-        self.layers.interacts_with(&other.layers) && self.owner != other.owner
-    }
-}
-
 /// The broad phase's index over a group's boxes: the boxes in order of their left edges,
-/// which entry each is, their pair filters in the same order, and the strips over them.
+/// which entry each is, and the strips over them.
 #[derive(Default)]
 pub(crate) struct BoxIndex {
     /// The boxes in order of left edge: the edge's key in the high half, the entry in the
@@ -184,17 +184,17 @@ pub(crate) struct BoxIndex {
     scratch: Vec<u64>,
     /// The boxes, in order of left edge.
     pub(crate) sorted: Vec<Aabb2d>,
-    /// Their pair filters, in the same order.
-    pub(crate) filters: Vec<PairFilter>,
     /// The strips over `sorted`.
     pub(crate) broad: BroadPhase,
 }
 
 impl BoxIndex {
-    /// Sorts the boxes of `entries` (`bounds[i]` is entry `i`'s) by left edge, ties by
-    /// entry, and builds the strips over them. The entries stay where they are: moving them
-    /// costs more than reading those that candidate pairs need.
-    pub(crate) fn build(&mut self, entries: &[Entry], bounds: &[Aabb2d]) {
+    /// Sorts the entries' boxes (`bounds[i]` is entry `i`'s) by left edge, ties by entry,
+    /// and builds the strips over them. The entries stay where they are: in a sparse scene,
+    /// moving them all costs more than reading the two of each candidate pair (they are in
+    /// the gather's order, scattered in space, so either read misses the cache; measured at
+    /// 100,000 colliders, copying them in the index's order cost 4.5 ms a tick).
+    pub(crate) fn build(&mut self, bounds: &[Aabb2d]) {
         self.keys.clear();
         self.keys.extend(
             (0u64..)
@@ -205,14 +205,6 @@ impl BoxIndex {
         self.sorted.clear();
         self.sorted
             .extend(self.keys.iter().map(|&k| bounds[k as u32 as usize]));
-        self.filters.clear();
-        self.filters.extend(self.keys.iter().map(|&k| {
-            let entry = &entries[k as u32 as usize];
-            PairFilter {
-                layers: entry.layers,
-                owner: entry.owner(),
-            }
-        }));
         self.broad.build_in_order(&self.sorted);
     }
 
@@ -230,7 +222,6 @@ impl BoxIndex {
     pub(crate) fn copy_from(&mut self, other: &Self) {
         self.keys.clone_from(&other.keys);
         self.sorted.clone_from(&other.sorted);
-        self.filters.clone_from(&other.filters);
         self.broad.copy_from(&other.broad);
     }
 }

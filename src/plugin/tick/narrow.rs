@@ -1,6 +1,7 @@
 //! **Narrow phase**: when, inside the tick, each candidate pair touches.
 //!
-//! Reads: [`CandidatePairs`], and the paths of their entries ([`Motions`],
+//! Reads: [`CandidatePairs`] (pairs whose layers do not interact, or of one body, are left
+//! out here), and the paths of their entries ([`Motions`],
 //! [`RestingColliders`]).
 //! Writes: [`ContactSpans`] (the touching pairs, each with its contact intervals, a polyline
 //! once per collider it touches, its edges' intervals merged) and [`SweepStats`]'
@@ -186,6 +187,11 @@ fn solve(entries: TickEntries, pairs: &[(Slot, Slot)], out: &mut SpanPart) {
     let before = expansions();
     out.point_box.clear();
     for (k, &(a, b)) in (0u32..).zip(pairs) {
+        // Layers that do not interact, and parts of one body, are left out here rather than
+        // in the broad phase, which then reads no entry.
+        if !entries.entry(a).interacts_with(entries.entry(b)) {
+            continue;
+        }
         let (pa, pb) = (entries.path(a), entries.path(b));
         if let Some(relative) = point_box_relative(&pa, &pb) {
             out.point_box.push((k, relative));

@@ -116,8 +116,6 @@ impl RestingColliders {
         }
         core::mem::swap(&mut self.kept, &mut self.group.entries);
         core::mem::swap(&mut self.kept_bounds, &mut self.bounds);
-        self.group
-            .index
-            .build(&self.group.entries.list, &self.bounds);
+        self.group.index.build(&self.bounds);
     }
 }
