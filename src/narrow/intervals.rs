@@ -657,11 +657,26 @@ fn segment_circle(s: [[Vec2; 2]; 2], center: [Vec2; 2], radius: f32) -> Interval
 /// `true` if the closed segment `a b` meets the closed disk of `radius` around `center`:
 /// an endpoint in the disk, or the segment crossing its circle (the exact kernels), or,
 /// for a tangent the kernels round away, within `radius` in `f64`.
+///
+/// The distance in `f64` decides first, and the exact kernels only where it is within its
+/// own rounding of `radius` (most calls are far from a touch). The answer is the same: an
+/// endpoint in the disk, or a segment crossing the circle, is within `radius` of the centre,
+/// which the `f64` distance (a few `2^-52` of the coordinates off) cannot put `2^-40` of the
+/// scene beyond it.
 fn segment_meets_disk(a: Vec2, b: Vec2, center: Vec2, radius: f32) -> bool {
+    let (distance, r) = (distance_to_segment(center, a, b), f64::from(radius));
+    if distance <= r {
+        return true;
+    }
+    let scale = [a, b, center]
+        .iter()
+        .fold(r, |m, p| m.max(f64::from(p.abs().max_element())));
+    if distance > r + scale / (1u64 << 40) as f64 {
+        return false;
+    }
     circle_power(a, center, radius) <= 0.0
         || circle_power(b, center, radius) <= 0.0
         || !intersect_segment_circle(a, b, center, radius).is_empty()
-        || distance_to_segment(center, a, b) <= f64::from(radius)
 }
 
 /// Moments at which the circle is tangent to the moving segment's line with the foot of the
@@ -677,6 +692,9 @@ fn tangent_moments(a: [Vec2; 2], b: [Vec2; 2], c: [Vec2; 2], radius: f32) -> ([f
         dd.perp_dot(de),
     ];
     let l = [d0.dot(d0), 2.0 * d0.dot(dd), dd.dot(dd)];
+    if foot_stays_off(e0, de, d0, dd, l) {
+        return ([0.0; 4], 0);
+    }
     let r2 = f64::from(radius) * f64::from(radius);
     let g: Poly = [
         q[0] * q[0] - r2 * l[0],
@@ -703,6 +721,27 @@ fn tangent_moments(a: [Vec2; 2], b: [Vec2; 2], c: [Vec2; 2], radius: f32) -> ([f
     }
     // Times are f64 here; the caller narrows them to f32 moments.
     (out, m)
+}
+
+/// `true` if the foot of the point on the segment's line stays before its start, or beyond
+/// its end, through the whole step, by more than the tolerance [`tangent_moments`] keeps
+/// its roots with: no tangency can have its foot on the segment, and the quartic need not be
+/// solved (its roots would all be left out).
+///
+/// The foot is `s = N / L` with `N = (c − a)·(b − a)` and `L = |b − a|²`, both quadratic in
+/// time (`e`, `d` are `c − a` and `b − a` at the start and their changes; `l` is `L`'s
+/// coefficients). `s < −k` throughout where `N + k·L` stays negative, and `s > 1 + k`
+/// where `N − (1 + k)·L` stays positive: shown by the quadratics' Bernstein coefficients,
+/// between which their values lie, with room for the rounding of every product.
+fn foot_stays_off(e: DVec2, de: DVec2, d: DVec2, dd: DVec2, l: [f64; 3]) -> bool {
+    const KEEP: f64 = 1e-6;
+    let n = [e.dot(d), e.dot(dd) + de.dot(d), de.dot(dd)];
+    let bernstein = |c: [f64; 3]| [c[0], c[0] + 0.5 * c[1], c[0] + c[1] + c[2]];
+    let size = n.iter().chain(&l).map(|x| x.abs()).sum::<f64>();
+    let margin = 64.0 * f64::EPSILON * size;
+    let before = bernstein([0, 1, 2].map(|i| n[i] + KEEP * l[i]));
+    let beyond = bernstein([0, 1, 2].map(|i| n[i] - (1.0 + KEEP) * l[i]));
+    before.iter().all(|&x| x < -margin) || beyond.iter().all(|&x| x > margin)
 }
 
 /// How far `segment_segment`'s tests reach beyond exact contact: the rounding allowance of

@@ -202,27 +202,9 @@ pub enum ShapePath<C = ConvexVertices> {
 
 #[cfg(feature = "plugin")]
 impl<C> ShapePath<C> {
-    /// The same motion with its polygon, if it is one, kept as `f` makes it (the basic
-    /// shapes are copied as they are): how the plugin moves a polygon's vertex paths into
-    /// its table and back.
-    #[inline(always)]
-    pub(crate) fn map_convex<D>(self, f: impl FnOnce(C) -> D) -> ShapePath<D> {
-        match self {
-            ShapePath::Point(p) => ShapePath::Point(p),
-            ShapePath::Segment { a, b } => ShapePath::Segment { a, b },
-            ShapePath::Circle { center, radius } => ShapePath::Circle { center, radius },
-            ShapePath::Aabb {
-                center,
-                half_extents,
-            } => ShapePath::Aabb {
-                center,
-                half_extents,
-            },
-            ShapePath::Convex(convex) => ShapePath::Convex(f(convex)),
-        }
-    }
-
-    /// [`map_convex`](Self::map_convex) of a borrowed path.
+    /// The same motion with its polygon, if it is one, kept as `f` makes it from the one
+    /// this path keeps (the basic shapes are copied as they are): how the plugin moves a
+    /// polygon's vertex paths into its table and back.
     #[inline(always)]
     pub(crate) fn map_convex_ref<'a, D>(&'a self, f: impl FnOnce(&'a C) -> D) -> ShapePath<D> {
         match *self {

@@ -88,13 +88,30 @@ fn isolate(p: &Poly, tolerance: f64, shortcut: bool) -> ([f64; 4], usize) {
         if f_lo.abs() <= tolerance {
             push(lo);
         } else if f_hi.abs() > tolerance && (f_lo < 0.0) != (f_hi < 0.0) {
-            push(refine(p, &derivative, lo, hi, f_lo < 0.0));
+            // A quadratic's root in closed form where it falls in the bracket (it does but
+            // for rounding); otherwise, and for higher degrees, refined.
+            let closed = (degree == 2)
+                .then(|| quadratic_root_in(p, lo, hi))
+                .flatten();
+            push(closed.unwrap_or_else(|| refine(p, &derivative, lo, hi, f_lo < 0.0)));
         }
     }
     if eval(p, 1.0).abs() <= tolerance {
         push(1.0);
     }
     (roots, count)
+}
+
+/// The root in `[lo, hi]` of the quadratic `p` (of degree 2), if the closed form puts one
+/// there: `q = -(b + sign(b)·√Δ)/2`, roots `q/a` and `c/q`, with no cancellation.
+fn quadratic_root_in(p: &Poly, lo: f64, hi: f64) -> Option<f64> {
+    let [c, b, a, ..] = *p;
+    let discriminant = b * b - 4.0 * a * c;
+    if discriminant.is_nan() || discriminant < 0.0 {
+        return None;
+    }
+    let q = -0.5 * (b + discriminant.sqrt().copysign(b));
+    [q / a, c / q].into_iter().find(|t| *t >= lo && *t <= hi)
 }
 
 /// Horner evaluation.

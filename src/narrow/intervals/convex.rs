@@ -332,18 +332,33 @@ pub fn convex_contact_intervals(a: &ConvexPath, b: &ConvexPath) -> Intervals {
     if !a.is_valid() || !b.is_valid() {
         return Intervals::default();
     }
-    let radius = a.radius + b.radius;
     // Most candidate pairs are nowhere near each other: a few operations prove it.
     if moving_disks_stay_apart(bounding_disk(a), bounding_disk(b)) {
         return Intervals::default();
     }
+    // Vertex–vertex meetings (2 moments each) and vertex–edge ones both ways (at most 2 for
+    // a sweep, 4 for a quartic): room for as many as this pair can have, in one of three
+    // sizes (a buffer for the most any pair can have, 640, costs a few hundred bytes of
+    // zeroing to every pair of small shapes).
+    let edges = |p: &ConvexPath| p.edges().count();
+    let (na, nb) = (a.vertices.len(), b.vertices.len());
+    let most = 2 * na * nb + 4 * (na * edges(b) + nb * edges(a));
+    if most <= 64 {
+        solve(a, b, Moments::<64>::default())
+    } else if most <= 192 {
+        solve(a, b, Moments::<192>::default())
+    } else {
+        const MOST: usize = ConvexPath::MAX_VERTICES * ConvexPath::MAX_VERTICES * (2 + 2 * 4);
+        solve(a, b, Moments::<MOST>::default())
+    }
+}
+
+/// [`convex_contact_intervals`] of two valid paths that may touch, with room for `N`
+/// moments.
+fn solve<const N: usize>(a: &ConvexPath, b: &ConvexPath, mut moments: Moments<N>) -> Intervals {
+    let radius = a.radius + b.radius;
     let size = scale(a.vertices).max(scale(b.vertices)).max(radius);
     let margin = NEAR * size;
-
-    // Vertex–vertex meetings (2 moments each) and vertex–edge ones both ways (at most 2 for
-    // a sweep, 4 for a quartic).
-    const MOST: usize = ConvexPath::MAX_VERTICES * ConvexPath::MAX_VERTICES * (2 + 2 * 4);
-    let mut moments = Moments::<MOST>::default();
     for (p, q) in [(a, b), (b, a)] {
         for (i, j) in q.edges() {
             let (e0, e1) = (q.vertices[i], q.vertices[j]);

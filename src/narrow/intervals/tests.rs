@@ -446,3 +446,55 @@ fn skipped_pieces_cannot_touch() {
     }
     assert!(skipped.iter().all(|&n| n > 5_000), "{skipped:?}");
 }
+
+/// The foot filter of the tangency quartic leaves out only quartics whose every root would be
+/// left out for its foot: on random segments turning and stretching against random points,
+/// every time the filter says the foot stays off the segment, the roots of the quartic
+/// (solved anyway, as without the filter) all have their feet off it.
+#[test]
+fn the_foot_filter_leaves_out_only_roots_that_would_be_dropped() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0xf007);
+    let (mut filtered, mut roots_seen) = (0, 0);
+    for _ in 0..100_000 {
+        let mut p = || v(rng.random_range(-10.0..10.0), rng.random_range(-10.0..10.0));
+        let (a, b, c) = ([p(), p()], [p(), p()], [p(), p()]);
+        let radius = rng.random_range(0.01f32..3.0);
+        let f = |p: [Vec2; 2]| (p[0].as_dvec2(), p[1].as_dvec2() - p[0].as_dvec2());
+        let ((a0, da), (b0, db), (c0, dc)) = (f(a), f(b), f(c));
+        let (d0, dd, e0, de) = (b0 - a0, db - da, c0 - a0, dc - da);
+        let l = [d0.dot(d0), 2.0 * d0.dot(dd), dd.dot(dd)];
+        if !foot_stays_off(e0, de, d0, dd, l) {
+            continue;
+        }
+        filtered += 1;
+        // The quartic without the filter, and the feet of its roots.
+        let q = [
+            d0.perp_dot(e0),
+            d0.perp_dot(de) + dd.perp_dot(e0),
+            dd.perp_dot(de),
+        ];
+        let r2 = f64::from(radius) * f64::from(radius);
+        let g: Poly = [
+            q[0] * q[0] - r2 * l[0],
+            2.0 * q[0] * q[1] - r2 * l[1],
+            q[1] * q[1] + 2.0 * q[0] * q[2] - r2 * l[2],
+            2.0 * q[1] * q[2],
+            q[2] * q[2],
+        ];
+        let (roots, n) = roots_in_unit(&g, 0.0);
+        for &t in &roots[..n] {
+            roots_seen += 1;
+            let (d, e) = (d0 + dd * t, e0 + de * t);
+            let foot = e.dot(d) / d.length_squared();
+            assert!(
+                !(-1e-6..=1.0 + 1e-6).contains(&foot),
+                "{a:?} {b:?} {c:?} r {radius}: a root at {t} has its foot at {foot}"
+            );
+        }
+    }
+    assert!(
+        filtered > 2_000 && roots_seen > 1_000,
+        "{filtered} filtered, {roots_seen} roots"
+    );
+}

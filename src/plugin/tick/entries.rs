@@ -141,7 +141,7 @@ impl Entries {
     pub(crate) fn resolve(&self, entry: &Entry) -> ShapePath {
         entry
             .path
-            .map_convex(|ConvexIndex(i)| self.convex[i as usize])
+            .map_convex_ref(|&ConvexIndex(i)| self.convex[i as usize])
     }
 
     /// Moves `other`'s entries to the end of these (its polygons' indices shifted).
@@ -160,7 +160,7 @@ impl Entries {
             Entry {
                 path: entry
                     .path
-                    .map_convex(|ConvexIndex(i)| ConvexIndex(i + offset)),
+                    .map_convex_ref(|&ConvexIndex(i)| ConvexIndex(i + offset)),
                 ..entry
             }
         }));
