@@ -68,8 +68,8 @@ pub use plugin::{SweepDiagnosticsPlugin, SweepPlugin, SweepSettings, SweepSystem
 #[cfg(feature = "plugin")]
 pub mod components {
     pub use crate::plugin::{
-        AngularVelocity, Body, Collider, CollidingEntities, CollisionLayers, SweptPath, Teleport,
-        Velocity,
+        AngularVelocity, Body, CharacterState, Collider, CollidingEntities, CollisionLayers,
+        KinematicCharacter, OneWay, Response, Sensor, SweptPath, Teleport, Velocity,
     };
 }
 
@@ -85,7 +85,10 @@ pub mod events {
 /// Spatial queries: [`SweepQuery`](query::SweepQuery).
 #[cfg(feature = "plugin")]
 pub mod query {
-    pub use crate::plugin::{PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery};
+    pub use crate::plugin::{
+        CastOptions, MoveAndSlideConfig, MoveAndSlideHit, MoveAndSlideOutput, PenetrationHit,
+        PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery,
+    };
 }
 
 /// Everything a game needs: `use bevy_sweep::prelude::*;`.

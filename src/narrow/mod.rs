@@ -57,6 +57,7 @@
 mod batch;
 mod intervals;
 mod path;
+mod penetration;
 mod poly;
 mod translating;
 mod witness;
@@ -70,6 +71,9 @@ pub use intervals::{
     ConvexPath, ConvexVertices, Intervals, contact_intervals, convex_contact_intervals,
 };
 pub use path::{ConvexShape, Shape, ShapePath};
+pub use penetration::{Penetration, penetration};
+#[cfg(feature = "plugin")]
+pub(crate) use witness::as_convex;
 #[cfg(feature = "plugin")]
 pub(crate) use witness::project;
 pub use witness::{Feature, Witness, witness};

@@ -29,6 +29,42 @@ pub enum Shape {
     Convex(ConvexShape),
 }
 
+impl Shape {
+    /// The same shape moved by `by`.
+    ///
+    /// ```
+    /// use bevy_math::Vec2;
+    /// use bevy_sweep::narrow::Shape;
+    ///
+    /// let ball = Shape::Circle { center: Vec2::ZERO, radius: 1.0 };
+    /// assert_eq!(ball.translated(Vec2::X), Shape::Circle { center: Vec2::X, radius: 1.0 });
+    /// ```
+    #[must_use]
+    pub fn translated(self, by: Vec2) -> Shape {
+        match self {
+            Shape::Point(p) => Shape::Point(p + by),
+            Shape::Segment(a, b) => Shape::Segment(a + by, b + by),
+            Shape::Circle { center, radius } => Shape::Circle {
+                center: center + by,
+                radius,
+            },
+            Shape::Aabb {
+                center,
+                half_extents,
+            } => Shape::Aabb {
+                center: center + by,
+                half_extents,
+            },
+            Shape::Convex(mut c) => {
+                for v in &mut c.vertices[..c.len as usize] {
+                    *v += by;
+                }
+                Shape::Convex(c)
+            }
+        }
+    }
+}
+
 /// A rounded convex polygon at one moment, its vertices stored inline: one to
 /// [`ConvexPath::MAX_VERTICES`] vertices in order around the polygon (either winding) grown
 /// by `radius`.

@@ -2,6 +2,7 @@
 
 mod convex;
 
+pub(crate) use convex::as_convex;
 #[cfg(feature = "plugin")]
 pub(crate) use convex::project;
 
@@ -121,10 +122,7 @@ pub fn witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> Wit
 /// (each shape as a rounded polygon), the normal between them or the outward normal of the
 /// touched feature, and the contact point midway between the two surfaces.
 fn convex_witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> Witness {
-    let (sa, sb) = (
-        convex::as_convex(&a.at(time)),
-        convex::as_convex(&b.at(time)),
-    );
+    let (sa, sb) = (as_convex(&a.at(time)), as_convex(&b.at(time)));
     let found = convex::closest(&sa, &sb);
     let moves = |path: &ShapePath| {
         let vertices = ConvexVertices::from(path);

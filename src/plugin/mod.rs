@@ -1,6 +1,7 @@
 //! The ECS half: [`SweepPlugin`], its components, system sets, resources and events. The
 //! tick itself, phase by phase, is in [`tick`].
 
+mod character;
 mod components;
 mod contacts;
 mod diagnostics;
@@ -11,13 +12,16 @@ mod stats;
 mod tick;
 
 pub use components::{
-    AngularVelocity, Body, Collider, CollidingEntities, CollisionLayers, SweptPath, Teleport,
-    Velocity,
+    AngularVelocity, Body, CharacterState, Collider, CollidingEntities, CollisionLayers,
+    KinematicCharacter, OneWay, Response, Sensor, SweptPath, Teleport, Velocity,
 };
 pub use contacts::{Contact, Contacts};
 pub use diagnostics::SweepDiagnosticsPlugin;
 pub use events::{CollisionEvent, CollisionKind};
-pub use query::{PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery};
+pub use query::{
+    CastOptions, MoveAndSlideConfig, MoveAndSlideHit, MoveAndSlideOutput, PenetrationHit,
+    PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery,
+};
 pub use skipped::{SkipReason, SkippedColliders};
 pub use stats::SweepStats;
 
@@ -27,7 +31,7 @@ use bevy::ecs::prelude::*;
 use bevy::ecs::reflect::ReflectResource;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::reflect::prelude::*;
-use tick::{broad, gather, narrow, prepare, publish, report, rest};
+use tick::{broad, gather, narrow, prepare, publish, report, respond, rest};
 
 /// Continuous collision detection for every entity with a [`Collider`].
 ///
@@ -191,6 +195,7 @@ impl Plugin for SweepPlugin {
         .init_resource::<SweepStats>()
         .init_resource::<gather::Motions>()
         .init_resource::<rest::RestingColliders>()
+        .init_resource::<respond::Responders>()
         .init_resource::<broad::CandidatePairs>()
         .init_resource::<narrow::ContactSpans>()
         .init_resource::<report::ReportBuffers>()
@@ -202,6 +207,11 @@ impl Plugin for SweepPlugin {
         .register_type::<CollisionLayers>()
         .register_type::<Teleport>()
         .register_type::<Body>()
+        .register_type::<Response>()
+        .register_type::<Sensor>()
+        .register_type::<OneWay>()
+        .register_type::<KinematicCharacter>()
+        .register_type::<CharacterState>()
         .register_type::<CollidingEntities>()
         .register_type::<crate::narrow::Feature>()
         .register_type::<SweptPath>()
@@ -229,10 +239,18 @@ impl Plugin for SweepPlugin {
             self.schedule,
             (
                 prepare::prepare.in_set(SweepSystems::Prepare),
+                character::move_characters
+                    .in_set(SweepSystems::Integrate)
+                    .before(prepare::integrate),
                 prepare::integrate
                     .in_set(SweepSystems::Integrate)
                     .run_if(|settings: Res<SweepSettings>| settings.integrate_velocity),
-                (gather::gather, rest::rest, broad::broad_phase)
+                (
+                    gather::gather,
+                    rest::rest,
+                    respond::respond,
+                    broad::broad_phase,
+                )
                     .chain_ignore_deferred()
                     .in_set(SweepSystems::BroadPhase),
                 narrow::narrow_phase.in_set(SweepSystems::NarrowPhase),

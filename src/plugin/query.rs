@@ -1,10 +1,11 @@
 //! Spatial queries against the colliders: what a ray, a segment or a shape touches now.
 
-use super::components::{Collider, CollisionLayers};
-use super::tick::entries::Group;
+use super::components::Collider;
+use super::tick::entries::{Entry, Group};
 use super::tick::publish::Snapshot;
 use super::tick::report::edge_feature;
-use crate::narrow::{Feature, Shape, ShapePath, contact_intervals, project, witness};
+use super::tick::respond::wholly_beyond;
+use crate::narrow::{Feature, Shape, ShapePath, contact_intervals, penetration, project, witness};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::SystemParam;
@@ -67,10 +68,13 @@ impl QueryFilter {
         self
     }
 
+    /// `true` if the query may hit `entry` (a collider where the last tick left it: not a
+    /// piece of a responder's path that it went on from).
     #[inline]
-    fn accepts(&self, entity: Entity, layers: &CollisionLayers) -> bool {
-        layers.memberships & self.layers != 0
-            && (self.excluded.is_empty() || !self.excluded.contains(&entity))
+    fn accepts(&self, entry: &Entry) -> bool {
+        !entry.passed()
+            && entry.layers.memberships & self.layers != 0
+            && (self.excluded.is_empty() || !self.excluded.contains(&entry.entity))
     }
 }
 
@@ -294,6 +298,44 @@ impl SweepQuery<'_> {
         end: Isometry2d,
         filter: &QueryFilter,
     ) -> Option<ShapeCastHit> {
+        self.cast_shape_with(shape, start, end, &CastOptions::default(), filter)
+    }
+
+    /// [`cast_shape`](Self::cast_shape) with [`CastOptions`]: leave out what the shape
+    /// starts touching while it moves away from it or along it (so that a shape resting on
+    /// a floor can slide along it), and colliders that do not block (sensors, responders,
+    /// one-way platforms passed from below).
+    ///
+    /// ```
+    /// use bevy::math::{Isometry2d, Vec2};
+    /// use bevy::prelude::*;
+    /// use bevy_sweep::prelude::*;
+    ///
+    /// fn walk(query: SweepQuery) {
+    ///     let feet = Collider::circle(4.0);
+    ///     // Standing on the floor: moving along it is not a hit at time 0.
+    ///     let options = CastOptions { ignore_touching_leaving: true, blocking_only: true };
+    ///     let hit = query.cast_shape_with(
+    ///         &feet,
+    ///         Isometry2d::from_translation(Vec2::new(0.0, 4.0)),
+    ///         Isometry2d::from_translation(Vec2::new(10.0, 4.0)),
+    ///         &options,
+    ///         &QueryFilter::default(),
+    ///     );
+    ///     assert!(hit.is_none_or(|h| h.time > 0.0));
+    /// }
+    /// # let mut app = App::new();
+    /// # app.add_plugins(SweepPlugin::default()).add_systems(Update, walk);
+    /// ```
+    #[must_use]
+    pub fn cast_shape_with(
+        &self,
+        shape: &Collider,
+        start: Isometry2d,
+        end: Isometry2d,
+        options: &CastOptions,
+        filter: &QueryFilter,
+    ) -> Option<ShapeCastHit> {
         if shape.problem().is_some() {
             return None;
         }
@@ -316,20 +358,57 @@ impl SweepQuery<'_> {
                 .into_iter()
                 .collect()
         };
+        self.cast_paths(&paths, options, filter)
+    }
+
+    /// The first hit of any of `paths` (the pieces of one moving shape).
+    fn cast_paths(
+        &self,
+        paths: &[ShapePath],
+        options: &CastOptions,
+        filter: &QueryFilter,
+    ) -> Option<ShapeCastHit> {
         let mut best: Option<(f32, Entity, ShapePath, ShapePath)> = None;
-        for path in &paths {
+        for path in paths {
             let bounds = path.swept_bounds();
             for group in self.snapshot.groups() {
                 group.index.broad.query(&bounds, |i| {
                     let body = group.entry(i);
-                    if !filter.accepts(body.entity, &body.layers) {
+                    if !filter.accepts(body) {
                         return;
                     }
                     let target = ShapePath::still(group.path(i).end());
-                    if let Some(&[t, _]) = contact_intervals(path, &target).first()
-                        && best.is_none_or(|(bt, be, ..)| (t, body.entity) < (bt, be))
-                    {
+                    let one_way = if options.blocking_only {
+                        match self.blocks(body, path, &target) {
+                            Blocks::No => return,
+                            Blocks::Yes => None,
+                            Blocks::OneWay(d) => Some(d),
+                        }
+                    } else {
+                        None
+                    };
+                    for &[t, _] in contact_intervals(path, &target).iter() {
+                        if best.is_some_and(|(bt, be, ..)| (bt, be) < (t, body.entity)) {
+                            return;
+                        }
+                        let leaving = |n: Vec2| {
+                            let w = witness(path, &target, t, false);
+                            w.relative_motion.dot(n) >= -1e-5 * w.relative_motion.length()
+                        };
+                        // Moving against a one-way direction only.
+                        if let Some(d) = one_way
+                            && leaving(d)
+                        {
+                            continue;
+                        }
+                        if options.ignore_touching_leaving
+                            && t == 0.0
+                            && leaving(witness(path, &target, 0.0, false).normal)
+                        {
+                            continue;
+                        }
                         best = Some((t, body.entity, *path, target));
+                        return;
                     }
                 });
             }
@@ -343,6 +422,240 @@ impl SweepQuery<'_> {
                 normal: w.normal,
             }
         })
+    }
+
+    /// Whether `body` blocks a mover on `path` (for moves that only blocking colliders stop).
+    fn blocks(&self, body: &Entry, path: &ShapePath, target: &ShapePath) -> Blocks {
+        if !body.blocks() {
+            return Blocks::No;
+        }
+        if !body.one_way() {
+            return Blocks::Yes;
+        }
+        match self.snapshot.one_way.get(&body.entity) {
+            Some(&d) if wholly_beyond(&path.at(0.0), &target.at(0.0), d) => Blocks::OneWay(d),
+            _ => Blocks::No,
+        }
+    }
+
+    /// The collider `shape` overlaps most deeply at `pose`, and the shortest way out of it;
+    /// `None` if it overlaps none (touching is not overlapping) or the shape is unusable.
+    /// Sensors and responders count like any collider; [`QueryFilter`] leaves out what it
+    /// should not see.
+    ///
+    /// ```
+    /// use bevy::math::Isometry2d;
+    /// use bevy::prelude::*;
+    /// use bevy_sweep::prelude::*;
+    ///
+    /// fn unstick(query: SweepQuery, mut hero: Single<&mut Transform, With<Collider>>) {
+    ///     let body = Collider::circle(4.0);
+    ///     let pose = Isometry2d::from_translation(hero.translation.truncate());
+    ///     if let Some(p) = query.penetration(&body, pose, &QueryFilter::default()) {
+    ///         hero.translation += (p.direction * p.depth).extend(0.0);
+    ///     }
+    /// }
+    /// # bevy::ecs::system::assert_is_system(unstick);
+    /// ```
+    #[must_use]
+    pub fn penetration(
+        &self,
+        shape: &Collider,
+        pose: Isometry2d,
+        filter: &QueryFilter,
+    ) -> Option<PenetrationHit> {
+        self.deepest(shape, pose, filter, false)
+    }
+
+    /// The deepest overlap of `shape` at `pose`, of blocking colliders only if `blocking`.
+    fn deepest(
+        &self,
+        shape: &Collider,
+        pose: Isometry2d,
+        filter: &QueryFilter,
+        blocking: bool,
+    ) -> Option<PenetrationHit> {
+        if shape.problem().is_some() || shape.is_polyline() {
+            return None;
+        }
+        let plane = plane_of_isometry(pose);
+        if !plane.is_finite() {
+            return None;
+        }
+        let probe = shape.shape_in(&plane);
+        let bounds = ShapePath::still(probe).swept_bounds();
+        let mut best: Option<PenetrationHit> = None;
+        for group in self.snapshot.groups() {
+            group.index.broad.query(&bounds, |i| {
+                let body = group.entry(i);
+                if !filter.accepts(body) || blocking && (!body.blocks() || body.one_way()) {
+                    return;
+                }
+                if let Some(p) = penetration(&probe, &group.path(i).end())
+                    && best.is_none_or(|b| (p.depth, body.entity) > (b.depth, b.entity))
+                {
+                    best = Some(PenetrationHit {
+                        entity: body.entity,
+                        depth: p.depth,
+                        direction: p.direction,
+                    });
+                }
+            });
+        }
+        best
+    }
+
+    /// Moves `shape` from `start` by `motion`, sliding along what it hits, as a character
+    /// controller does: each hit stops the part of the motion into the surface and the rest
+    /// goes on along it, up to [`MoveAndSlideConfig::max_slides`] times. It keeps
+    /// [`skin`](MoveAndSlideConfig::skin) away from what it hits, never stops at sensors or
+    /// responders, and passes one-way platforms from below. A shape that starts inside
+    /// something is first pushed out the shortest way
+    /// ([`depenetrate`](MoveAndSlideConfig::depenetrate)).
+    ///
+    /// Exact like every query: at any speed it never passes through anything. The shape does
+    /// not turn. [`KinematicCharacter`](crate::prelude::KinematicCharacter) runs this every
+    /// tick for you; call it yourself to drive your own movement.
+    ///
+    /// ```
+    /// use bevy::math::{Isometry2d, Vec2};
+    /// use bevy::prelude::*;
+    /// use bevy_sweep::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Player;
+    ///
+    /// fn walk(
+    ///     query: SweepQuery,
+    ///     time: Res<Time>,
+    ///     mut player: Single<(Entity, &Collider, &mut Transform, &mut Velocity), With<Player>>,
+    /// ) {
+    ///     let (me, shape, ref mut transform, ref mut velocity) = *player;
+    ///     let start = Isometry2d::from_translation(transform.translation.truncate());
+    ///     let out = query.move_and_slide(
+    ///         shape,
+    ///         start,
+    ///         velocity.0 * time.delta_secs(),
+    ///         &MoveAndSlideConfig::default(),
+    ///         &QueryFilter::default().excluding(me),
+    ///     );
+    ///     transform.translation = out.translation.extend(transform.translation.z);
+    ///     // Lose the speed into the walls it hit.
+    ///     velocity.0 = out.clip_velocity(velocity.0);
+    /// }
+    /// # bevy::ecs::system::assert_is_system(walk);
+    /// ```
+    #[must_use]
+    pub fn move_and_slide(
+        &self,
+        shape: &Collider,
+        start: Isometry2d,
+        motion: Vec2,
+        config: &MoveAndSlideConfig,
+        filter: &QueryFilter,
+    ) -> MoveAndSlideOutput {
+        let mut out = MoveAndSlideOutput {
+            translation: start.translation,
+            hits: Vec::new(),
+            remaining: motion,
+            pushed: Vec2::ZERO,
+        };
+        if shape.problem().is_some() || !start.translation.is_finite() || !motion.is_finite() {
+            return out;
+        }
+        let skin = if config.skin.is_finite() && config.skin >= 0.0 {
+            config.skin
+        } else {
+            MoveAndSlideConfig::default().skin
+        };
+        let pose = |p: Vec2| Isometry2d::new(p, start.rotation);
+        let mut at = start.translation;
+        if config.depenetrate {
+            for _ in 0..4 {
+                let Some(p) = self.deepest(shape, pose(at), filter, true) else {
+                    break;
+                };
+                let margin = (at.abs().max_element() + p.depth) * (1.0 / (1 << 18) as f32);
+                let push = p.direction * (p.depth + margin + 1e-6);
+                at += push;
+                out.pushed += push;
+            }
+        }
+        let options = CastOptions {
+            ignore_touching_leaving: true,
+            blocking_only: true,
+        };
+        let walkable = |n: Vec2| {
+            config
+                .max_slope
+                .is_some_and(|slope| n.dot(*config.up) >= slope.cos() - 1e-6)
+        };
+        let mut remaining = motion;
+        let mut last_normal: Option<Vec2> = None;
+        for _ in 0..config.max_slides.max(1) {
+            let length = remaining.length();
+            if length.is_nan() || length <= 1e-9 * (1.0 + at.abs().max_element()) {
+                remaining = Vec2::ZERO;
+                break;
+            }
+            let to = at + remaining;
+            let Some(hit) = self.cast_shape_with(shape, pose(at), pose(to), &options, filter)
+            else {
+                at = to;
+                remaining = Vec2::ZERO;
+                break;
+            };
+            let direction = remaining / length;
+            let approach = -direction.dot(hit.normal);
+            // Stop `skin` short of the surface, measured along its normal.
+            let back = if approach > 1e-3 {
+                skin / approach
+            } else {
+                0.0
+            };
+            let go = (length * hit.time - back).max(0.0);
+            at += direction * go;
+            let left = remaining - direction * go;
+            let ground = walkable(hit.normal);
+            out.hits.push(MoveAndSlideHit {
+                entity: hit.entity,
+                point: hit.point,
+                normal: hit.normal,
+                walkable: ground,
+            });
+            remaining = slide(left, hit.normal, ground, *config.up);
+            // Into the surface hit before: a crease, where it stops.
+            if let Some(n) = last_normal
+                && remaining.dot(n) < 0.0
+                && n.dot(hit.normal) < 0.999
+            {
+                remaining = Vec2::ZERO;
+                break;
+            }
+            last_normal = Some(hit.normal);
+        }
+        out.translation = at;
+        out.remaining = remaining;
+        out
+    }
+
+    /// `true` if some blocking collider (not a sensor, not a responder) lies within
+    /// `distance` of `shape` at `pose` in `direction`: the first such hit, if any.
+    pub(crate) fn probe(
+        &self,
+        shape: &Collider,
+        pose: Isometry2d,
+        direction: Vec2,
+        distance: f32,
+        filter: &QueryFilter,
+    ) -> Option<(ShapeCastHit, f32)> {
+        let end = Isometry2d::new(pose.translation + direction * distance, pose.rotation);
+        let options = CastOptions {
+            ignore_touching_leaving: false,
+            blocking_only: true,
+        };
+        self.cast_shape_with(shape, pose, end, &options, filter)
+            .map(|hit| (hit, hit.time * distance))
     }
 
     /// The collider nearest `point` and its point nearest it, with the distance (`0` when
@@ -369,7 +682,7 @@ impl SweepQuery<'_> {
                 group.index.broad.query(&window, |i| {
                     visited += 1;
                     let body = group.entry(i);
-                    if !filter.accepts(body.entity, &body.layers) {
+                    if !filter.accepts(body) {
                         return;
                     }
                     let (on, distance) = project(&group.path(i).end(), point);
@@ -412,7 +725,7 @@ impl SweepQuery<'_> {
                 let body = group.entry(i);
                 // (A polyline's edges are boxes of their own: it is listed once.)
                 if touches_now(&probe, group, i, filter)
-                    && !(body.chain() && hits.contains(&body.entity))
+                    && !(body.merged() && hits.contains(&body.entity))
                 {
                     hits.push(body.entity);
                 }
@@ -445,14 +758,14 @@ impl SweepQuery<'_> {
 /// `true` if the probe touches box `i` of `group` where the last tick left it.
 fn touches_now(probe: &ShapePath, group: &Group, i: u32, filter: &QueryFilter) -> bool {
     let entry = group.entry(i);
-    filter.accepts(entry.entity, &entry.layers)
+    filter.accepts(entry)
         && !contact_intervals(probe, &ShapePath::still(group.path(i).end())).is_empty()
 }
 
 /// When (as a fraction of the way) the moving point `ray` first touches box `i` of `group`.
 fn first_touch(ray: &ShapePath, group: &Group, i: u32, filter: &QueryFilter) -> Option<f32> {
     let entry = group.entry(i);
-    if !filter.accepts(entry.entity, &entry.layers) {
+    if !filter.accepts(entry) {
         return None;
     }
     let target = ShapePath::still(group.path(i).end());
@@ -490,6 +803,136 @@ fn plane_of_isometry(pose: Isometry2d) -> Affine2 {
 fn ray_end(origin: Vec2, direction: Dir2, max_distance: f32) -> Option<Vec2> {
     let end = origin + direction * max_distance;
     (origin.is_finite() && max_distance >= 0.0 && end.is_finite()).then_some(end)
+}
+
+/// What [`SweepQuery::cast_shape_with`] leaves out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CastOptions {
+    /// Leave out a collider the shape touches at the start while it moves away from it or
+    /// along it (its contact point moves out of or along the surface), so that a shape
+    /// resting against a wall or on a floor can move along it or off it. It still hits a
+    /// collider it starts touching and moves into. Default: `false` (a shape that starts
+    /// touching a collider hits it at time 0, as [`SweepQuery::cast_shape`] does).
+    pub ignore_touching_leaving: bool,
+    /// Leave out what does not block a mover: [`Sensor`](crate::prelude::Sensor)s, responders
+    /// ([`Response`](crate::prelude::Response),
+    /// [`KinematicCharacter`](crate::prelude::KinematicCharacter)), and a
+    /// [`OneWay`](crate::prelude::OneWay) collider unless the shape starts wholly on its side
+    /// and moves against its direction. Default: `false`.
+    pub blocking_only: bool,
+}
+
+/// Whether a collider blocks a mover.
+enum Blocks {
+    No,
+    Yes,
+    /// Only motion against this direction.
+    OneWay(Vec2),
+}
+
+/// How a motion that hits a surface goes on along it: the part into the surface removed;
+/// on walkable ground, the horizontal progress kept along the slope (so that a motion
+/// straight down, gravity, does not slide down it).
+fn slide(left: Vec2, normal: Vec2, walkable: bool, up: Vec2) -> Vec2 {
+    let into = left.dot(normal);
+    if into >= 0.0 {
+        return left;
+    }
+    if walkable {
+        let across = up.perp();
+        // The ground's direction, going the way `across` does.
+        let mut tangent = normal.perp();
+        if tangent.dot(across) < 0.0 {
+            tangent = -tangent;
+        }
+        let progress = left.dot(across);
+        let rate = tangent.dot(across);
+        if rate > 1e-6 {
+            return tangent * (progress / rate);
+        }
+    }
+    left - into * normal
+}
+
+/// The deepest overlap of a [`SweepQuery::penetration`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PenetrationHit {
+    /// The collider overlapped.
+    pub entity: Entity,
+    /// How far the shape must move to only touch it, in world units.
+    pub depth: f32,
+    /// Which way it must move (unit).
+    pub direction: Vec2,
+}
+
+/// How [`SweepQuery::move_and_slide`] moves a shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveAndSlideConfig {
+    /// The gap kept to what it hits, in world units (measured along the surface's normal).
+    /// Default: `0.01`.
+    pub skin: f32,
+    /// How many hits it slides along at most; the motion left after them is dropped.
+    /// Default: `4`.
+    pub max_slides: usize,
+    /// The steepest slope, in radians from `up`, on which a motion pressing down keeps its
+    /// horizontal progress instead of sliding down (walkable ground); `None`: every surface
+    /// is slid along the same way. Default: `None`.
+    pub max_slope: Option<f32>,
+    /// Which way is up (for `max_slope`). Default: `Dir2::Y`.
+    pub up: Dir2,
+    /// Push the shape out of what it starts inside first (the shortest way). Default:
+    /// `true`.
+    pub depenetrate: bool,
+}
+
+impl Default for MoveAndSlideConfig {
+    fn default() -> Self {
+        Self {
+            skin: 0.01,
+            max_slides: 4,
+            max_slope: None,
+            up: Dir2::Y,
+            depenetrate: true,
+        }
+    }
+}
+
+/// A surface [`SweepQuery::move_and_slide`] hit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveAndSlideHit {
+    /// The collider hit.
+    pub entity: Entity,
+    /// Where, world space.
+    pub point: Vec2,
+    /// The surface's unit normal, towards the shape.
+    pub normal: Vec2,
+    /// No steeper than [`MoveAndSlideConfig::max_slope`].
+    pub walkable: bool,
+}
+
+/// What [`SweepQuery::move_and_slide`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveAndSlideOutput {
+    /// Where the shape ends: the start's translation plus what it moved.
+    pub translation: Vec2,
+    /// Each surface it hit, in order.
+    pub hits: Vec<MoveAndSlideHit>,
+    /// The part of the motion it could not make (dropped after `max_slides` hits, or in a
+    /// crease).
+    pub remaining: Vec2,
+    /// How far it was pushed out of what it started inside.
+    pub pushed: Vec2,
+}
+
+impl MoveAndSlideOutput {
+    /// `velocity` without the part that points into each surface hit: what a character
+    /// keeps after the move.
+    #[must_use]
+    pub fn clip_velocity(&self, velocity: Vec2) -> Vec2 {
+        self.hits
+            .iter()
+            .fold(velocity, |v, h| v - v.dot(h.normal).min(0.0) * h.normal)
+    }
 }
 
 /// The first hit of a [`SweepQuery::cast_shape`].

@@ -49,6 +49,9 @@ pub enum SkipReason {
     DegenerateInWorld,
     /// Its swept bounds overflow: coordinates too close to `f32::MAX`.
     Overflow,
+    /// Its [`Response::Bounce`](crate::prelude::Response::Bounce) has a restitution that is
+    /// negative or not finite.
+    InvalidRestitution,
 }
 
 impl core::fmt::Display for SkipReason {
@@ -70,6 +73,9 @@ impl core::fmt::Display for SkipReason {
                 "its world-space shape is degenerate or not finite (check the scale)"
             }
             Self::Overflow => "its swept bounds overflow (coordinates too close to f32::MAX)",
+            Self::InvalidRestitution => {
+                "its Response::Bounce restitution is negative or not finite"
+            }
         })
     }
 }

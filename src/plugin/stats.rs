@@ -43,6 +43,11 @@ pub struct SweepStats {
     pub gather_time: Duration,
     /// Time of the resting colliders' update: those that came to rest or woke.
     pub rest_time: Duration,
+    /// Time of the responders' answers to their hits (their real paths), and of the
+    /// characters' moves.
+    pub respond_time: Duration,
+    /// Hits the responders answered in the tick.
+    pub answered_hits: usize,
     /// Time of the broad phase: the pairs whose swept bounds overlap.
     pub broad_phase_time: Duration,
     /// Time of [`SweepSystems::NarrowPhase`](crate::SweepSystems::NarrowPhase): the exact
@@ -69,6 +74,7 @@ impl SweepStats {
         self.prepare_time
             + self.gather_time
             + self.rest_time
+            + self.respond_time
             + self.broad_phase_time
             + self.narrow_phase_time
             + self.report_time

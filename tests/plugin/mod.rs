@@ -8,6 +8,7 @@ mod lifecycle;
 mod oracle;
 mod pairs;
 mod query;
+mod responders;
 mod resting;
 #[path = "../support/rules.rs"]
 mod rules;

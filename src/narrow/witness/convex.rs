@@ -23,7 +23,7 @@ pub(super) struct Closest {
 
 /// A basic shape as a rounded polygon at one moment (a box's corners counter-clockwise from
 /// the lowest-left, as [`ConvexVertices`](crate::narrow::ConvexVertices) orders them).
-pub(super) fn as_convex(shape: &Shape) -> ConvexShape {
+pub(crate) fn as_convex(shape: &Shape) -> ConvexShape {
     let make = |vertices: &[Vec2], radius: f32| ConvexShape::new(vertices, radius);
     match *shape {
         Shape::Point(p) => make(&[p], 0.0),

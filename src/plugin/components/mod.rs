@@ -5,8 +5,10 @@ mod collider;
 mod layers;
 mod motion;
 pub(crate) mod placement;
+mod response;
 
 pub use body::{Body, CollidingEntities};
 pub use collider::Collider;
 pub use layers::CollisionLayers;
 pub use motion::{AngularVelocity, SweptPath, Teleport, Velocity};
+pub use response::{CharacterState, KinematicCharacter, OneWay, Response, Sensor};

@@ -74,6 +74,10 @@ pub struct SweptPath {
     /// axis-aligned box on a rotated transform, a polyline with repeated points.
     #[reflect(ignore)]
     pub(crate) warned: bool,
+    /// A warning was given about how the collider answers hits (a [`Response`](super::Response)
+    /// without [`Velocity`], on a child or a polyline).
+    #[reflect(ignore)]
+    pub(crate) warned_response: bool,
     /// The [`Body`](super::Body) the collider belonged to in the last tick.
     #[reflect(ignore)]
     pub(crate) body: Option<Entity>,

@@ -4,7 +4,7 @@
 //! entries ([`Slot`]).
 
 use crate::broad::{BroadPhase, order_key, sort_by_high_half};
-use crate::narrow::{ConvexVertices, ShapePath};
+use crate::narrow::{ConvexVertices, ShapePath, Witness, witness};
 use crate::plugin::CollisionLayers;
 use bevy::ecs::prelude::*;
 use bevy::math::Vec2;
@@ -36,6 +36,21 @@ const _: () = assert!(size_of::<Entry>() <= 64);
 const CHAIN: u32 = 1 << 31;
 /// [`Entry::flags`]: the motion continues the last tick's.
 const CONTINUES: u32 = 1 << 30;
+/// [`Entry::flags`]: the collider answers hits ([`Response`](crate::prelude::Response) or
+/// [`KinematicCharacter`](crate::prelude::KinematicCharacter)): it blocks no other responder.
+const RESPONDER: u32 = 1 << 29;
+/// [`Entry::flags`]: a [`Sensor`](crate::prelude::Sensor): it blocks nothing.
+const SENSOR: u32 = 1 << 28;
+/// [`Entry::flags`]: a [`OneWay`](crate::prelude::OneWay) collider.
+const ONE_WAY: u32 = 1 << 27;
+/// [`Entry::flags`]: one piece of a responder's path, between two of its hits: its low bits
+/// are the piece's number, and its window is in [`Entries::windows`].
+const PIECE: u32 = 1 << 26;
+/// [`Entry::flags`]: a piece of a responder's path that is not its last: the queries, which
+/// see where the tick left each collider, skip it.
+const PASSED: u32 = 1 << 25;
+/// The bits of the edge (or piece) number.
+const EDGE: u32 = (1 << 25) - 1;
 
 impl Entry {
     /// An entry without its path (set by [`Entries::push`]): the edge of a polyline
@@ -54,8 +69,34 @@ impl Entry {
             path: ShapePath::Point([Vec2::ZERO; 2]),
             layers,
             body,
-            flags: edge.map_or(0, |e| CHAIN | (e & !(CHAIN | CONTINUES)))
-                | if continues { CONTINUES } else { 0 },
+            flags: edge.map_or(0, |e| CHAIN | (e & EDGE)) | if continues { CONTINUES } else { 0 },
+        }
+    }
+
+    /// The same entry, marked with what it does to hits: answers them, blocks nothing, blocks
+    /// one way.
+    #[must_use]
+    pub(crate) fn with_role(self, responder: bool, sensor: bool, one_way: bool) -> Self {
+        let flag = |on: bool, bit: u32| if on { bit } else { 0 };
+        Self {
+            flags: self.flags
+                | flag(responder, RESPONDER)
+                | flag(sensor, SENSOR)
+                | flag(one_way, ONE_WAY),
+            ..self
+        }
+    }
+
+    /// Piece `number` of this responder's path; `last` if the path ends with it.
+    #[must_use]
+    pub(crate) fn piece(self, number: u32, last: bool) -> Self {
+        let bits = (self.flags & !(EDGE | CHAIN | PASSED))
+            | PIECE
+            | (number & EDGE)
+            | if last { 0 } else { PASSED };
+        Self {
+            flags: bits,
+            ..self
         }
     }
 
@@ -66,16 +107,55 @@ impl Entry {
         self.flags & CHAIN != 0
     }
 
-    /// Which edge of a polyline this is (`0` for other shapes).
+    /// One edge of a polyline or one piece of a responder's path: its contacts are merged
+    /// with the other edges' or pieces' per pair of colliders.
+    #[inline]
+    pub(crate) fn merged(&self) -> bool {
+        self.flags & (CHAIN | PIECE) != 0
+    }
+
+    /// Which edge of a polyline this is, or which piece of a responder's path (`0` for
+    /// others): what orders the merged contacts' sources.
     #[inline]
     pub(crate) fn edge(&self) -> u32 {
-        self.flags & !(CHAIN | CONTINUES)
+        self.flags & EDGE
     }
 
     /// The polyline edge this is, if it is one.
     #[inline]
     pub(crate) fn edge_index(&self) -> Option<u32> {
         self.chain().then(|| self.edge())
+    }
+
+    /// A piece of a responder's path (its window is in [`Entries::windows`]).
+    #[inline]
+    pub(crate) fn is_piece(&self) -> bool {
+        self.flags & PIECE != 0
+    }
+
+    /// A piece of a responder's path that is not its last.
+    #[inline]
+    pub(crate) fn passed(&self) -> bool {
+        self.flags & PASSED != 0
+    }
+
+    /// The collider answers hits.
+    #[inline]
+    pub(crate) fn responder(&self) -> bool {
+        self.flags & RESPONDER != 0
+    }
+
+    /// The collider blocks one way only.
+    #[inline]
+    pub(crate) fn one_way(&self) -> bool {
+        self.flags & ONE_WAY != 0
+    }
+
+    /// `true` if this collider stops a responder (or a query's mover) whose layers are
+    /// `layers`: its layers interact, it is no sensor and no responder.
+    #[inline]
+    pub(crate) fn blocks(&self) -> bool {
+        self.flags & (SENSOR | RESPONDER) == 0
     }
 
     /// The motion continues the last tick's.
@@ -106,12 +186,17 @@ pub(crate) struct Entries {
     pub(crate) list: Vec<Entry>,
     /// The vertex paths of the entries' polygons ([`ConvexIndex`]).
     pub(crate) convex: Vec<ConvexVertices>,
+    /// The window of the tick (`[start, end]`, fractions of it) each entry's path runs over,
+    /// by entry: the whole tick but for a piece of a responder's path. Empty while there is
+    /// no piece; shorter than the entries where the rest run over the whole tick.
+    pub(crate) windows: Vec<[f32; 2]>,
 }
 
 impl Entries {
     pub(crate) fn clear(&mut self) {
         self.list.clear();
         self.convex.clear();
+        self.windows.clear();
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -127,6 +212,20 @@ impl Entries {
             ConvexIndex((convex.len() - 1) as u32)
         });
         self.list.push(Entry { path, ..entry });
+    }
+
+    /// Replaces entry `i` with `entry` moving along `path`, a path of the same kind (a
+    /// polygon's vertex paths are written where the old ones were).
+    pub(crate) fn replace(&mut self, i: usize, entry: Entry, path: &ShapePath) {
+        let old = self.list[i].path;
+        let mut new = Entry { path: old, ..entry };
+        match (old, path) {
+            (ShapePath::Convex(ConvexIndex(k)), ShapePath::Convex(vertices)) => {
+                self.convex[k as usize] = *vertices;
+            }
+            _ => new.path = path.map_convex_ref(|_| ConvexIndex(0)),
+        }
+        self.list[i] = new;
     }
 
     /// Entry `i`'s path, its polygon's vertex paths read from the table.
@@ -171,6 +270,21 @@ impl Entries {
     pub(crate) fn copy_from(&mut self, other: &Self) {
         self.list.clone_from(&other.list);
         self.convex.clone_from(&other.convex);
+        self.windows.clone_from(&other.windows);
+    }
+
+    /// The window of the tick entry `i`'s path runs over (the whole tick but for a piece).
+    #[inline]
+    pub(crate) fn window(&self, i: usize) -> [f32; 2] {
+        self.windows.get(i).copied().unwrap_or([0.0, 1.0])
+    }
+
+    /// Sets the window of entry `i`'s path.
+    pub(crate) fn set_window(&mut self, i: usize, window: [f32; 2]) {
+        if self.windows.len() < self.list.len() {
+            self.windows.resize(self.list.len(), [0.0, 1.0]);
+        }
+        self.windows[i] = window;
     }
 }
 
@@ -306,4 +420,64 @@ impl<'a> TickEntries<'a> {
         let (group, i) = self.group(slot);
         group.path(i)
     }
+
+    /// The window of the tick that `slot`'s path runs over.
+    #[inline]
+    pub(crate) fn window(&self, slot: Slot) -> [f32; 2] {
+        let (group, i) = self.group(slot);
+        group.window(i)
+    }
+
+    /// The paths of a pair over the part of the tick both cover, and that part: the whole
+    /// tick but for a piece of a responder's path. `None` if they cover no common moment.
+    #[inline]
+    pub(crate) fn pair(&self, a: Slot, b: Slot) -> Option<(ShapePath, ShapePath, [f32; 2])> {
+        let (pa, pb) = (self.path(a), self.path(b));
+        let (wa, wb) = (self.window(a), self.window(b));
+        if wa == [0.0, 1.0] && wb == [0.0, 1.0] {
+            return Some((pa, pb, wa));
+        }
+        let w = [wa[0].max(wb[0]), wa[1].min(wb[1])];
+        (w[0] <= w[1]).then(|| (restrict(&pa, wa, w), restrict(&pb, wb, w), w))
+    }
+
+    /// Where the pair touches at `time` (of the tick), as [`witness`] says, its relative
+    /// motion over the whole tick.
+    pub(crate) fn witness(&self, a: Slot, b: Slot, time: f32, separating: bool) -> Witness {
+        match self.pair(a, b) {
+            Some((pa, pb, [0.0, 1.0])) => witness(&pa, &pb, time, separating),
+            Some((pa, pb, w)) => {
+                let span = w[1] - w[0];
+                let s = if span > 0.0 {
+                    ((time - w[0]) / span).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                let mut found = witness(&pa, &pb, s, separating);
+                if span > 0.0 {
+                    found.relative_motion /= span;
+                }
+                found
+            }
+            // Pieces that share no moment are never paired.
+            None => witness(&self.path(a), &self.path(b), time, separating),
+        }
+    }
+}
+
+/// `path`, which runs over the window `own` of the tick, over the part `window` of it (each
+/// vertex still on a straight line: the shapes at the window's ends, joined).
+pub(crate) fn restrict(path: &ShapePath, own: [f32; 2], window: [f32; 2]) -> ShapePath {
+    if own == window {
+        return *path;
+    }
+    let span = own[1] - own[0];
+    let at = |t: f32| {
+        if span > 0.0 {
+            path.at(((t - own[0]) / span).clamp(0.0, 1.0))
+        } else {
+            path.at(0.0)
+        }
+    };
+    ShapePath::between(at(window[0]), at(window[1])).unwrap_or(*path)
 }

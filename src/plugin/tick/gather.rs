@@ -14,11 +14,12 @@ use super::parts::threads;
 use crate::SweepSettings;
 use crate::broad::usable as usable_bounds;
 use crate::geometry::robust::orient2d;
+use crate::narrow::ConvexShape;
 use crate::narrow::{ConvexVertices, Shape, ShapePath};
 use crate::plugin::components::placement::world_plane_from;
 use crate::plugin::{
-    AngularVelocity, Body, Collider, CollisionLayers, SkipReason, SkippedColliders, SweepStats,
-    SweptPath, Velocity,
+    AngularVelocity, Body, Collider, CollisionLayers, KinematicCharacter, OneWay, Response, Sensor,
+    SkipReason, SkippedColliders, SweepStats, SweptPath, Velocity,
 };
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
@@ -95,6 +96,16 @@ type ColliderData = (
     Option<&'static AngularVelocity>,
     Option<(&'static Transform, Option<&'static ChildOf>)>,
     Has<Body>,
+    Roles,
+);
+
+/// What a collider does to hits: answers them, as a character (swept grown by its skin), or
+/// blocks nothing, or blocks one way.
+type Roles = (
+    Option<&'static Response>,
+    Option<&'static KinematicCharacter>,
+    Has<Sensor>,
+    Has<OneWay>,
 );
 
 /// A resting collider something it depends on changed for: its transform (or whether it has
@@ -226,7 +237,7 @@ impl Motions {
 /// One collider's motion, swept (into `local`), and whether it rests from now on.
 #[inline(always)]
 fn gather_one(
-    (entity, collider, swept, layers, velocity, angular, transform, has_body): (
+    (entity, collider, swept, layers, velocity, angular, transform, has_body, roles): (
         Entity,
         &Collider,
         Mut<SweptPath>,
@@ -235,6 +246,7 @@ fn gather_one(
         Option<&AngularVelocity>,
         Option<(&Transform, Option<&ChildOf>)>,
         bool,
+        (Option<&Response>, Option<&KinematicCharacter>, bool, bool),
     ),
     lookup: &Lookup,
     was_skipped: impl Fn(Entity) -> bool,
@@ -251,9 +263,21 @@ fn gather_one(
     let world = transform.map_or(Err(SkipReason::MissingTransform), |(t, parent)| {
         world_plane_from(t, parent, &lookup.transforms)
     });
-    let motion = problem(collider, swept, velocity, angular)
+    let (response, character, sensor, one_way) = roles;
+    let root = transform.is_some_and(|(_, parent)| parent.is_none());
+    let answers = response.is_some() || character.is_some();
+    let responder = answers && root && !collider.is_polyline() && velocity.is_some();
+    if answers && !responder && !swept.warned_response {
+        swept.warned_response = true;
+        local.warnings.push((entity, CANNOT_ANSWER));
+    }
+    // A character is swept grown by its skin: within it counts as touching.
+    let grow = character
+        .filter(|_| responder)
+        .map_or(0.0, |c| c.sanitized().0.skin);
+    let motion = problem(collider, swept, velocity, angular, response)
         .and(world)
-        .and_then(|world| motion(collider, world, swept, reshaped));
+        .and_then(|world| motion(collider, world, swept, reshaped, grow));
     let motion = match motion {
         Ok(motion) => motion,
         Err(reason) => {
@@ -268,7 +292,6 @@ fn gather_one(
     if let Some(warning) = warning(collider, motion.world, swept) {
         local.warnings.push((entity, warning));
     }
-    let root = transform.is_some_and(|(_, parent)| parent.is_none());
     swept.resting = comes_to_rest(swept, &motion, root) && lookup.unchanged(entity);
     swept.fresh = false;
     swept.body = if has_body {
@@ -276,7 +299,8 @@ fn gather_one(
     } else {
         transform.and_then(|(_, parent)| lookup.body_above(parent?.parent()))
     };
-    let entry = Entry::new(entity, *layers, swept.body, None, motion.continues);
+    let entry = Entry::new(entity, *layers, swept.body, None, motion.continues)
+        .with_role(responder, sensor, one_way);
     motion.push(collider, swept, entry, local);
 }
 
@@ -289,6 +313,7 @@ fn problem(
     swept: &mut SweptPath,
     velocity: Option<&Velocity>,
     angular: Option<&AngularVelocity>,
+    response: Option<&Response>,
 ) -> Result<(), SkipReason> {
     if let Some(reason) = *swept
         .shape_problem
@@ -301,6 +326,9 @@ fn problem(
     }
     if angular.is_some_and(|w| !w.0.is_finite()) {
         return Err(SkipReason::NonFiniteAngularVelocity);
+    }
+    if response.is_some_and(Response::invalid) {
+        return Err(SkipReason::InvalidRestitution);
     }
     Ok(())
 }
@@ -353,6 +381,7 @@ fn motion(
     world: Affine2,
     swept: &mut SweptPath,
     reshaped: bool,
+    grow: f32,
 ) -> Result<Motion, SkipReason> {
     let previous = swept.previous_world.map(Affine2::from);
     swept.previous_world = Some(world.into());
@@ -364,9 +393,14 @@ fn motion(
         return Ok(motion);
     }
     let fresh = swept.fresh || previous.is_none();
-    let (bounds, still, continues) = match collider.pose_in(&world) {
+    let basic = if grow > 0.0 {
+        None
+    } else {
+        collider.pose_in(&world)
+    };
+    let (bounds, still, continues) = match basic {
         Some(end) => basic_motion(collider, end, previous, fresh, swept)?,
-        None => polygon_motion(collider, world, previous, fresh || reshaped, swept)?,
+        None => polygon_motion(collider, grow, world, previous, fresh || reshaped, swept)?,
     };
     swept.still_for = still_for(swept.still_for, still);
     Ok(Motion {
@@ -416,15 +450,17 @@ fn basic_motion(
     Ok((bounds, still, continues))
 }
 
-/// A rounded polygon's motion (a rectangle, capsule or convex polygon), kept in `swept`.
+/// A rounded polygon's motion (a rectangle, capsule or convex polygon, or any shape grown by
+/// `grow`), kept in `swept`.
 fn polygon_motion(
     collider: &Collider,
+    grow: f32,
     world: Affine2,
     previous: Option<Affine2>,
     fresh: bool,
     swept: &mut SweptPath,
 ) -> Result<(Aabb2d, bool, bool), SkipReason> {
-    let end = collider.shape_in(&world);
+    let end = grown(collider.shape_in(&world), grow);
     if !usable(&end) {
         return Err(SkipReason::DegenerateInWorld);
     }
@@ -437,7 +473,7 @@ fn polygon_motion(
     let continues = continued.is_some();
     let path = continued
         .or_else(|| {
-            let start = collider.shape_in(&previous?);
+            let start = grown(collider.shape_in(&previous?), grow);
             ShapePath::between(start, end)
                 .filter(|path| usable(&start) && path.is_valid() && !flips(path))
         })
@@ -448,6 +484,38 @@ fn polygon_motion(
     }
     swept.set_path(&path);
     Ok((bounds, path.is_still(), continues))
+}
+
+/// `shape` grown by `by` (a character's skin): a point becomes a disk, a segment a capsule, a
+/// box a rounded box, a rounded polygon rounder.
+pub(crate) fn grown(shape: Shape, by: f32) -> Shape {
+    if by <= 0.0 {
+        return shape;
+    }
+    let rounded = |vertices: &[Vec2], radius: f32| {
+        ConvexShape::new(vertices, radius + by).map_or(shape, Shape::Convex)
+    };
+    match shape {
+        Shape::Point(center) => Shape::Circle { center, radius: by },
+        Shape::Segment(a, b) => rounded(&[a, b], 0.0),
+        Shape::Circle { center, radius } => Shape::Circle {
+            center,
+            radius: radius + by,
+        },
+        Shape::Aabb {
+            center,
+            half_extents: h,
+        } => rounded(
+            &[
+                center - h,
+                center + Vec2::new(h.x, -h.y),
+                center + h,
+                center + Vec2::new(-h.x, h.y),
+            ],
+            0.0,
+        ),
+        Shape::Convex(c) => rounded(c.vertices(), c.radius()),
+    }
 }
 
 /// `true` if a point's, segment's, circle's or box's pose can be swept: every coordinate
@@ -604,6 +672,9 @@ pub(crate) fn push_edges(
 }
 
 /// Warnings given once per collider.
+const CANNOT_ANSWER: &str = "has a Response or KinematicCharacter but cannot answer hits \
+                             (it needs a Velocity, no parent, and a shape other than a \
+                             polyline): it is swept without answering them";
 const ROTATED_AABB: &str = "is an axis-aligned box (Collider::aabb) on a rotated transform: \
                             the box does not turn, its rotation is ignored";
 const REPEATED_POINTS: &str = "is a polyline with repeated consecutive points: the edges \

@@ -3,10 +3,10 @@
 //! results does changes the next tick.
 //!
 //! ```text
-//!  prepare ──► integrate ──► gather ──► rest ──► broad ──► narrow ──► report ──► publish
-//!  SweptPath    Transform    Motions    Resting  Candidate  Contact   events,    Snapshot,
-//!  (fresh                               Colliders Pairs     Spans     Contacts   Colliding-
-//!   starts)                                                                      Entities
+//!  prepare ──► integrate ──► gather ──► rest ──► respond ──► broad ──► narrow ──► report ──► publish
+//!  SweptPath    Transform,   Motions    Resting  Motions:   Candidate  Contact   events,    Snapshot,
+//!  (fresh       characters'             Colliders responders' Pairs   Spans     Contacts   Colliding-
+//!   starts)     moves                            pieces                                    Entities
 //! ```
 //!
 //! | phase | file | reads | writes |
@@ -15,6 +15,7 @@
 //! | integrate | [`prepare`] | velocities | transforms |
 //! | gather | [`gather`] | colliders, transforms, [`SweptPath`](crate::prelude::SweptPath) | [`Motions`](gather::Motions), [`SweptPath`](crate::prelude::SweptPath), skipped colliders |
 //! | rest | [`rest`] | [`Motions`](gather::Motions): who comes to rest, who woke | [`RestingColliders`](rest::RestingColliders) |
+//! | respond | [`respond`] | [`Motions`](gather::Motions), [`RestingColliders`](rest::RestingColliders), responders | [`Motions`](gather::Motions) (responders' paths as pieces), their transforms and velocities |
 //! | broad | [`broad`] | [`Motions`](gather::Motions), [`RestingColliders`](rest::RestingColliders) | [`CandidatePairs`](broad::CandidatePairs) |
 //! | narrow | [`narrow`] | [`CandidatePairs`](broad::CandidatePairs), the entries' paths | [`ContactSpans`](narrow::ContactSpans) |
 //! | report | [`report`] | [`ContactSpans`](narrow::ContactSpans), the entries, [`Contacts`](crate::prelude::Contacts) as it was | events, [`Contacts`](crate::prelude::Contacts) |
@@ -33,4 +34,5 @@ pub(crate) mod parts;
 pub(crate) mod prepare;
 pub(crate) mod publish;
 pub(crate) mod report;
+pub(crate) mod respond;
 pub(crate) mod rest;

@@ -12,6 +12,7 @@ use super::broad::CandidatePairs;
 use super::entries::{Entry, Slot, TickEntries};
 use super::gather::Motions;
 use super::parts::{reset, run_parts};
+use super::respond::Responders;
 use super::rest::RestingColliders;
 use crate::SweepSettings;
 use crate::geometry::robust::expansions;
@@ -91,7 +92,7 @@ impl SpanPart {
         };
         let spans = (self.spans.len() as u32, intervals.len() as u32);
         self.spans.extend_from_slice(intervals);
-        if ea.chain() || eb.chain() {
+        if ea.merged() || eb.merged() {
             self.chains.push(ChainPair::new(a, b, ea, eb, spans));
         } else {
             self.touching.push(Touching {
@@ -157,6 +158,7 @@ pub(crate) fn narrow_phase(
     candidates: Res<CandidatePairs>,
     motions: Res<Motions>,
     resting: Res<RestingColliders>,
+    responders: Res<Responders>,
     mut spans: ResMut<ContactSpans>,
     mut stats: ResMut<SweepStats>,
 ) {
@@ -167,11 +169,16 @@ pub(crate) fn narrow_phase(
     };
     let pairs = candidates.parts();
     let spans = &mut *spans;
-    spans.count = pairs.len() + 1;
+    // A part per part of the pairs, one for the responders' hits, one for the merge.
+    spans.count = pairs.len() + 2;
     reset(&mut spans.parts, spans.count, SpanPart::clear);
     let tasks = run_parts(&settings, &mut spans.parts[..pairs.len()], |p, out| {
         solve(entries, &pairs[p], out);
     });
+    let answered = &mut spans.parts[pairs.len()];
+    for &(piece, solid, time) in &responders.hits {
+        answered.push(entries, piece, solid, &[[time, time]]);
+    }
     spans.merge_chains(entries);
     let parts = spans.parts();
     stats.touching_pairs = parts.iter().map(|p| p.touching.len()).sum();
@@ -190,6 +197,11 @@ fn solve(entries: TickEntries, pairs: &[(Slot, Slot)], out: &mut SpanPart) {
         // Layers that do not interact, and parts of one body, are left out here rather than
         // in the broad phase, which then reads no entry.
         if !entries.entry(a).interacts_with(entries.entry(b)) {
+            continue;
+        }
+        let (ea, eb) = (entries.entry(a), entries.entry(b));
+        if ea.is_piece() || eb.is_piece() {
+            solve_pieces(entries, a, b, out);
             continue;
         }
         let (pa, pb) = (entries.path(a), entries.path(b));
@@ -218,6 +230,23 @@ fn solve(entries: TickEntries, pairs: &[(Slot, Slot)], out: &mut SpanPart) {
     out.batched = point_box.len();
     out.point_box = point_box;
     out.exact = (expansions() - before) as usize;
+}
+
+/// A pair with a piece of a responder's path: solved over the part of the tick both cover,
+/// its intervals taken back to the tick's time.
+fn solve_pieces(entries: TickEntries, a: Slot, b: Slot, out: &mut SpanPart) {
+    let Some((pa, pb, [w0, w1])) = entries.pair(a, b) else {
+        return;
+    };
+    let mut intervals = contact_intervals_of_valid(&pa, &pb);
+    if intervals.is_empty() {
+        return;
+    }
+    let span = w1 - w0;
+    for interval in intervals.iter_mut() {
+        *interval = [w0 + interval[0] * span, (w0 + interval[1] * span).min(w1)];
+    }
+    out.push(entries, a, b, &intervals);
 }
 
 impl ContactSpans {
@@ -263,6 +292,16 @@ impl ContactSpans {
             merged.spans[first..].sort_unstable_by(|x, y| x[0].total_cmp(&y[0]));
             let united = unite(&mut merged.spans[first..]);
             merged.spans.truncate(first + united);
+            // A responder's bounce is an instant: its place, computed in `f32`, may overlap
+            // the solid by a rounding error, which the kernels see as a contact of a few ulps.
+            let piece = |slot| entries.entry(slot).is_piece();
+            if group.iter().any(|c| piece(c.a) || piece(c.b)) {
+                for span in &mut merged.spans[first..] {
+                    if span[1] - span[0] <= 16.0 * f32::EPSILON {
+                        span[1] = span[0];
+                    }
+                }
+            }
             merged.touching.push(Touching {
                 a: group[0].a,
                 b: group[0].b,
@@ -270,7 +309,6 @@ impl ContactSpans {
                 sources,
             });
         }
-        let _ = entries;
     }
 }
 

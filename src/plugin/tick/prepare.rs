@@ -5,7 +5,9 @@
 //! transforms moved by their velocities; [`SweepStats::prepare_time`].
 
 use crate::plugin::components::placement::world_plane;
-use crate::plugin::{AngularVelocity, Collider, SweepStats, SweptPath, Teleport, Velocity};
+use crate::plugin::{
+    AngularVelocity, Collider, KinematicCharacter, SweepStats, SweptPath, Teleport, Velocity,
+};
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
 use bevy::math::Vec2;
@@ -56,7 +58,10 @@ pub(crate) fn integrate(
     time: Res<Time>,
     mut movers: Query<
         (&mut Transform, Option<&Velocity>, Option<&AngularVelocity>),
-        Or<(With<Velocity>, With<AngularVelocity>)>,
+        (
+            Or<(With<Velocity>, With<AngularVelocity>)>,
+            Without<KinematicCharacter>,
+        ),
     >,
 ) {
     let dt = time.delta_secs();

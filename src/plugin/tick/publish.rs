@@ -10,11 +10,13 @@
 use super::broad::CandidatePairs;
 use super::entries::Group;
 use super::gather::Motions;
+use super::respond::Responders;
 use super::rest::RestingColliders;
 use crate::plugin::{CollidingEntities, Contacts};
-use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
+use bevy::math::Vec2;
 
 /// Every collider where the last tick left it, and the broad phase's index over them: what
 /// the queries read, published whole at the end of each tick.
@@ -24,6 +26,8 @@ pub(crate) struct Snapshot {
     pub(crate) swept: Group,
     /// The resting colliders.
     pub(crate) resting: Group,
+    /// Each [`OneWay`](crate::prelude::OneWay) collider's direction in the world.
+    pub(crate) one_way: EntityHashMap<Vec2>,
 }
 
 impl Snapshot {
@@ -40,8 +44,10 @@ pub(crate) fn publish(
     mut motions: ResMut<Motions>,
     mut candidates: ResMut<CandidatePairs>,
     resting: Res<RestingColliders>,
+    responders: Res<Responders>,
 ) {
     let snapshot = &mut *snapshot;
+    snapshot.one_way.clone_from(&responders.one_way);
     core::mem::swap(&mut snapshot.swept.entries, &mut motions.entries);
     core::mem::swap(&mut snapshot.swept.index, &mut candidates.index);
     if resting.changed {

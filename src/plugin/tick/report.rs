@@ -379,7 +379,7 @@ impl Outcomes {
         for &(kind, time) in &self.kinds {
             let (sa, sb) = source_at(part, touching, time);
             let separating = kind == CollisionKind::Ended;
-            let w = witness(&entries.path(sa), &entries.path(sb), time, separating);
+            let w = entries.witness(sa, sb, time, separating);
             let e = event(
                 entries.entry(sa),
                 entries.entry(sb),
@@ -438,7 +438,7 @@ fn apply(
     let old = contacts.set(a.entity, b.entity, new, tick);
     match old {
         Some((Touch::Touching, _)) if !change.read => {
-            let w = witness(&entries.path(change.a), &entries.path(change.b), 0.0, true);
+            let w = entries.witness(change.a, change.b, 0.0, true);
             Some(event(a, b, CollisionKind::Ended, 0.0, w, duration))
         }
         _ => None,
@@ -507,6 +507,8 @@ impl<'a> Places<'a> {
     fn fill(&mut self) {
         let all = (0u32..)
             .zip(&self.entries.swept.list)
+            // A responder's path: its first piece, where the tick starts.
+            .filter(|(_, e)| !e.is_piece() || e.edge() == 0)
             .map(|(i, e)| (e.entity, Slot::swept(i)))
             .chain(
                 (0u32..)

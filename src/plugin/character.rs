@@ -1,0 +1,214 @@
+//! [`KinematicCharacter`]s: moved each tick by move-and-slide, before the sweep.
+//!
+//! Reads: the characters, their [`Velocity`] and [`CharacterState`], the velocity of what
+//! each stands on, and the colliders where the last tick left them ([`SweepQuery`]).
+//! Writes: the characters' `Transform`, [`Velocity`] and [`CharacterState`].
+//!
+//! A character moves against the colliders as the last tick left them. The sweep that
+//! follows holds its motion against this tick's motion of the colliders that move (a
+//! platform rising into it, a door closing on it) like any responder's.
+
+use super::query::{MoveAndSlideConfig, MoveAndSlideOutput, QueryFilter, SweepQuery};
+use super::{CharacterState, Collider, CollisionLayers, KinematicCharacter, Velocity};
+use bevy::ecs::prelude::*;
+use bevy::ecs::system::NonSendMarker;
+use bevy::math::{Isometry2d, Rot2, Vec2};
+use bevy::time::Time;
+use bevy::transform::components::Transform;
+
+/// A character's parts the move reads and writes.
+type Character = (
+    Entity,
+    &'static Collider,
+    &'static KinematicCharacter,
+    &'static mut CharacterState,
+    &'static mut Transform,
+    &'static mut Velocity,
+    Option<&'static CollisionLayers>,
+    Has<ChildOf>,
+);
+
+/// Moves every character by move-and-slide along its velocity (and with what it stands on).
+pub(crate) fn move_characters(
+    _main_thread: NonSendMarker,
+    time: Res<Time>,
+    query: SweepQuery,
+    mut characters: Query<Character>,
+    platforms: Query<&Velocity, Without<KinematicCharacter>>,
+) {
+    let dt = time.delta_secs();
+    for (entity, collider, settings, mut state, mut transform, mut velocity, layers, child) in
+        &mut characters
+    {
+        // A child, a polyline, a bad shape: swept without answering (the gather warns).
+        if child || collider.is_polyline() || collider.problem().is_some() {
+            continue;
+        }
+        let (settings, bad) = settings.sanitized();
+        if bad && !state.warned {
+            state.warned = true;
+            log::warn!(
+                "bevy_sweep: character {entity} has an unusable skin, max_slope, step_height, \
+                 snap_to_ground or max_push (non-positive, NaN or out of range): the default is \
+                 used instead"
+            );
+        }
+        if !(velocity.0.is_finite() && transform.translation.is_finite()) {
+            continue;
+        }
+        let filter = QueryFilter::default()
+            .with_layers(layers.map_or(u32::MAX, |l| l.filters))
+            .excluding(entity);
+        let rotation = Rot2::from(transform.rotation.to_euler(bevy::math::EulerRot::XYZ).2);
+        let mover = Mover {
+            query: &query,
+            shape: collider,
+            rotation,
+            settings: &settings,
+            filter: &filter,
+        };
+        let before = transform.translation.truncate();
+        let mut at = before;
+        // Ride what it stands on: its motion first, without it in the way.
+        let carried = state
+            .ground_entity
+            .filter(|_| state.grounded)
+            .and_then(|ground| Some((ground, platforms.get(ground).ok()?.0 * dt)));
+        if let Some((ground, carry)) = carried
+            && carry != Vec2::ZERO
+            && carry.is_finite()
+        {
+            at = mover
+                .slide(at, carry, &filter.clone().excluding(ground))
+                .translation;
+        }
+        let motion = velocity.0 * dt;
+        let out = mover.slide(at, motion, &filter);
+        at = out.translation;
+        let mut hits = out.hits.clone();
+        let up = *settings.up;
+        let rising = velocity.0.dot(up) > 0.0;
+        // Step up a ledge: from higher up, the same move, then down onto it.
+        if settings.step_height > 0.0
+            && state.grounded
+            && !rising
+            && out.hits.iter().any(|h| !h.walkable)
+            && let Some(stepped) = mover.step_up(before, motion, &out)
+        {
+            at = stepped.translation;
+            hits = stepped.hits;
+        }
+        // Keep to the ground walking down a slope or off a small step.
+        if state.grounded && !rising {
+            let across = (motion - up * motion.dot(up)).length();
+            let snap = settings.snap_to_ground + across * settings.max_slope.tan().min(100.0);
+            if let Some((hit, distance)) = mover.cast(at, -up, snap + settings.skin)
+                && mover.walkable(hit.normal)
+                && distance > settings.skin
+            {
+                at -= up * (distance - settings.skin);
+            }
+        }
+        // Grounded: within skin (and a little rounding) of walkable ground.
+        let ground = mover
+            .cast(at, -up, settings.skin * 2.0)
+            .filter(|(hit, _)| mover.walkable(hit.normal));
+        state.grounded = ground.is_some();
+        state.ground_normal = ground.map(|(hit, _)| hit.normal);
+        state.ground_entity = ground.map(|(hit, _)| hit.entity);
+        state.on_wall = hits.iter().any(|h| !h.walkable);
+        state.grounded_ticks = if state.grounded {
+            state.grounded_ticks.saturating_add(1)
+        } else {
+            0
+        };
+        let mut v = hits
+            .iter()
+            .fold(velocity.0, |v, h| v - v.dot(h.normal).min(0.0) * h.normal);
+        if let Some((hit, _)) = ground {
+            v -= v.dot(hit.normal).min(0.0) * hit.normal;
+        }
+        state.moved = at - before;
+        if at != before {
+            transform.translation = at.extend(transform.translation.z);
+        }
+        if v != velocity.0 {
+            velocity.0 = v;
+        }
+    }
+}
+
+/// One character's moves.
+struct Mover<'a, 'w> {
+    query: &'a SweepQuery<'w>,
+    shape: &'a Collider,
+    rotation: Rot2,
+    settings: &'a KinematicCharacter,
+    filter: &'a QueryFilter,
+}
+
+impl Mover<'_, '_> {
+    fn config(&self) -> MoveAndSlideConfig {
+        MoveAndSlideConfig {
+            skin: self.settings.skin,
+            max_slides: 4,
+            max_slope: Some(self.settings.max_slope),
+            up: self.settings.up,
+            depenetrate: false,
+        }
+    }
+
+    fn slide(&self, at: Vec2, motion: Vec2, filter: &QueryFilter) -> MoveAndSlideOutput {
+        self.query.move_and_slide(
+            self.shape,
+            Isometry2d::new(at, self.rotation),
+            motion,
+            &self.config(),
+            filter,
+        )
+    }
+
+    /// The first blocking hit within `distance` in `direction`, and how far.
+    fn cast(&self, at: Vec2, direction: Vec2, distance: f32) -> Option<(super::ShapeCastHit, f32)> {
+        self.query.probe(
+            self.shape,
+            Isometry2d::new(at, self.rotation),
+            direction,
+            distance,
+            self.filter,
+        )
+    }
+
+    fn walkable(&self, normal: Vec2) -> bool {
+        normal.dot(*self.settings.up) >= self.settings.max_slope.cos() - 1e-6
+    }
+
+    /// The move from `before` made from `step_height` higher and set down again, if it lands
+    /// on walkable ground and gets further along than `walked` did.
+    fn step_up(
+        &self,
+        before: Vec2,
+        motion: Vec2,
+        walked: &MoveAndSlideOutput,
+    ) -> Option<MoveAndSlideOutput> {
+        let up = *self.settings.up;
+        let height = self.settings.step_height;
+        let raised = self.slide(before, up * height, self.filter);
+        let risen = (raised.translation - before).dot(up);
+        if risen <= self.settings.skin {
+            return None;
+        }
+        let across = motion - up * motion.dot(up);
+        let moved = self.slide(raised.translation, across, self.filter);
+        let (hit, distance) = self.cast(moved.translation, -up, risen + self.settings.skin)?;
+        if !self.walkable(hit.normal) {
+            return None;
+        }
+        let landed = moved.translation - up * (distance - self.settings.skin).max(0.0);
+        let gained = (landed - before).dot(across) - (walked.translation - before).dot(across);
+        (gained > self.settings.skin).then_some(MoveAndSlideOutput {
+            translation: landed,
+            ..moved
+        })
+    }
+}
