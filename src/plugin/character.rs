@@ -68,23 +68,17 @@ pub(crate) fn move_characters(
             filter: &filter,
         };
         let before = transform.translation.truncate();
-        let mut at = before;
-        // Ride what it stands on: its motion first, without it in the way.
+        // What it stands on moves it too; that is done last, so that its own move, its step,
+        // its snap and its ground are all found among the colliders as the last tick left
+        // them, the platform included.
         let carried = state
             .ground_entity
             .filter(|_| state.grounded)
-            .and_then(|ground| Some((ground, platforms.get(ground).ok()?.0 * dt)));
-        if let Some((ground, carry)) = carried
-            && carry != Vec2::ZERO
-            && carry.is_finite()
-        {
-            at = mover
-                .slide(at, carry, &filter.clone().excluding(ground))
-                .translation;
-        }
+            .and_then(|ground| Some((ground, platforms.get(ground).ok()?.0 * dt)))
+            .filter(|(_, carry)| *carry != Vec2::ZERO && carry.is_finite());
         let motion = velocity.0 * dt;
-        let out = mover.slide(at, motion, &filter);
-        at = out.translation;
+        let out = mover.slide(before, motion, &filter);
+        let mut at = out.translation;
         let mut hits = out.hits.clone();
         let up = *settings.up;
         let rising = velocity.0.dot(up) > 0.0;
@@ -102,11 +96,14 @@ pub(crate) fn move_characters(
         if state.grounded && !rising {
             let across = (motion - up * motion.dot(up)).length();
             let snap = settings.snap_to_ground + across * settings.max_slope.tan().min(100.0);
-            if let Some((hit, distance)) = mover.cast(at, -up, snap + settings.skin)
+            if let Some((hit, distance)) = mover.cast(at, -up, snap + settings.skin * 2.0)
                 && mover.walkable(hit.normal)
-                && distance > settings.skin
             {
-                at -= up * (distance - settings.skin);
+                // Down to `skin` from the ground, measured along its normal.
+                let gap = settings.skin / hit.normal.dot(up).max(0.1);
+                if distance > gap {
+                    at -= up * (distance - gap);
+                }
             }
         }
         // Grounded: within skin (and a little rounding) of walkable ground.
@@ -122,11 +119,23 @@ pub(crate) fn move_characters(
         } else {
             0
         };
+        if let Some((platform, carry)) = carried {
+            at = mover
+                .slide(at, carry, &filter.clone().excluding(platform))
+                .translation;
+        }
+        // It loses the velocity into what stopped it; on walkable ground, all of its
+        // velocity down (not only the part into the slope, which would leave it sliding
+        // down the slope).
+        let stop = |v: Vec2, n: Vec2, walkable: bool| {
+            let n = if walkable { up } else { n };
+            v - v.dot(n).min(0.0) * n
+        };
         let mut v = hits
             .iter()
-            .fold(velocity.0, |v, h| v - v.dot(h.normal).min(0.0) * h.normal);
+            .fold(velocity.0, |v, h| stop(v, h.normal, h.walkable));
         if let Some((hit, _)) = ground {
-            v -= v.dot(hit.normal).min(0.0) * hit.normal;
+            v = stop(v, hit.normal, true);
         }
         state.moved = at - before;
         if at != before {
@@ -204,7 +213,8 @@ impl Mover<'_, '_> {
         if !self.walkable(hit.normal) {
             return None;
         }
-        let landed = moved.translation - up * (distance - self.settings.skin).max(0.0);
+        let gap = self.settings.skin / hit.normal.dot(up).max(0.1);
+        let landed = moved.translation - up * (distance - gap).max(0.0);
         let gained = (landed - before).dot(across) - (walked.translation - before).dot(across);
         (gained > self.settings.skin).then_some(MoveAndSlideOutput {
             translation: landed,

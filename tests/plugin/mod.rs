@@ -1,6 +1,7 @@
 //! The plugin in headless Apps (`MinimalPlugins`, one fixed tick per update).
 
 mod batch;
+mod characters;
 mod convex;
 #[cfg(feature = "debug-draw")]
 mod debug_draw;

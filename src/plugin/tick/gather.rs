@@ -271,10 +271,11 @@ fn gather_one(
         swept.warned_response = true;
         local.warnings.push((entity, CANNOT_ANSWER));
     }
-    // A character is swept grown by its skin: within it counts as touching.
+    // A character is swept grown by its skin (and a little more, so that standing at the
+    // skin's distance is touching beyond rounding): within it counts as touching.
     let grow = character
         .filter(|_| responder)
-        .map_or(0.0, |c| c.sanitized().0.skin);
+        .map_or(0.0, |c| c.sanitized().0.skin * EVENT_SKIN);
     let motion = problem(collider, swept, velocity, angular, response)
         .and(world)
         .and_then(|world| motion(collider, world, swept, reshaped, grow));
@@ -670,6 +671,9 @@ pub(crate) fn push_edges(
         bounds.push(inflate(path.swept_bounds()));
     }
 }
+
+/// How much of its skin a character is swept grown by.
+pub(crate) const EVENT_SKIN: f32 = 1.0 + 1.0 / 32.0;
 
 /// Warnings given once per collider.
 const CANNOT_ANSWER: &str = "has a Response or KinematicCharacter but cannot answer hits \

@@ -17,7 +17,7 @@
 //! pair's contacts over the pieces as it merges a polyline's edges.
 
 use super::entries::{BoxIndex, Entry, Slot, TickEntries, restrict};
-use super::gather::{Motions, inflate};
+use super::gather::{EVENT_SKIN, Motions, inflate};
 use super::parts::run_parts;
 use super::rest::RestingColliders;
 use crate::SweepSettings;
@@ -97,6 +97,8 @@ struct Ask {
     velocity: Vec2,
     /// How far a push out of a solid may go in one tick.
     max_push: f32,
+    /// An overlap no deeper than this is not pushed out of.
+    tolerance: f32,
     /// A character: it has moved against the still solids already (move-and-slide), and
     /// answers only those that move.
     character: bool,
@@ -175,13 +177,22 @@ pub(crate) fn respond(
         .filter_map(|&i| {
             let entry = motions.entries.list[i as usize];
             let (_, velocity, _, response, character) = movers.get(entry.entity).ok()?;
-            let (answering, max_push) = match (character, response) {
-                (Some(c), _) => (Answering::Slide, c.sanitized().0.max_push),
-                (None, Some(Response::Bounce { restitution })) => {
-                    (Answering::Bounce(*restitution), f32::INFINITY)
+            let (answering, max_push, tolerance) = match (character, response) {
+                (Some(c), _) => {
+                    let c = c.sanitized().0;
+                    // Swept grown by a little more than its skin: it stands overlapping
+                    // by that little.
+                    (
+                        Answering::Slide,
+                        c.max_push,
+                        c.skin * (EVENT_SKIN - 1.0) * 2.0,
+                    )
                 }
-                (None, Some(Response::Slide)) => (Answering::Slide, f32::INFINITY),
-                (None, Some(Response::Stop)) => (Answering::Stop, f32::INFINITY),
+                (None, Some(Response::Bounce { restitution })) => {
+                    (Answering::Bounce(*restitution), f32::INFINITY, 0.0)
+                }
+                (None, Some(Response::Slide)) => (Answering::Slide, f32::INFINITY, 0.0),
+                (None, Some(Response::Stop)) => (Answering::Stop, f32::INFINITY, 0.0),
                 (None, None) => return None,
             };
             Some((
@@ -193,6 +204,7 @@ pub(crate) fn respond(
                     duration,
                     velocity: velocity.0,
                     max_push,
+                    tolerance,
                     character: character.is_some(),
                 },
             ))
@@ -396,7 +408,7 @@ fn answer(i: u32, ask: &Ask, world: World) -> Option<Answer> {
     // Where its straight path ended, and where its real one does.
     let straight_end = path.at(1.0);
     let mut end = pieces.last().map_or(straight_end, |p| p.2);
-    let pushed = push_out(&ask.entry, &mut end, ask.max_push, world);
+    let pushed = push_out(ask, &mut end, world);
     if !hit && !pushed {
         return None;
     }
@@ -527,9 +539,10 @@ pub(crate) fn wholly_beyond(mover: &Shape, solid: &Shape, d: Vec2) -> bool {
 /// (at most `max_push`, and a few times over, for a shape between several); one-way solids
 /// are left out (a mover may be inside one while it passes through). Returns whether it
 /// moved.
-fn push_out(mover: &Entry, end: &mut Shape, max_push: f32, world: World) -> bool {
+fn push_out(ask: &Ask, end: &mut Shape, world: World) -> bool {
+    let mover = &ask.entry;
     let mut moved = false;
-    let mut budget = max_push;
+    let mut budget = ask.max_push;
     for _ in 0..PUSHES {
         let still = ShapePath::still(*end);
         let bounds = inflate(still.swept_bounds());
@@ -542,6 +555,7 @@ fn push_out(mover: &Entry, end: &mut Shape, max_push: f32, world: World) -> bool
             }
             let there = world.entries.path(slot).end();
             if let Some(p) = penetration(end, &there)
+                && p.depth > ask.tolerance
                 && deepest.is_none_or(|(d, _, e)| (p.depth, solid.entity) > (d, e))
             {
                 deepest = Some((p.depth, p.direction, solid.entity));
