@@ -217,6 +217,70 @@ if [ -z "$hits" ] || echo "$hits" | grep -q " 0 on the hills"; then
     exit 1
 fi
 
+# platformer, played with the keyboard and the mouse: jump up through the one-way platform
+# over the start and land on it, throw two balls, then run right: jump over the tile wall
+# (the low ledge before it is stepped up without a jump), then run on into the lift's shaft,
+# landing on the lift (or walking onto it), which carries the hero.
+EXAMPLE_SECONDS=24 EXAMPLE_SCREENSHOTS="10:$OUT/platformer.png" RUST_LOG=info \
+    "$BIN/platformer" >"$log" 2>&1 &
+demo=$!
+wid=$(timeout 60 xdotool search --sync --onlyvisible --name platformer | head -1)
+sleep 4
+xdotool windowfocus "$wid" 2>/dev/null || true
+xdotool key --window "$wid" space
+sleep 2
+xdotool mousemove --window "$wid" 500 200 click 1
+sleep 0.5
+xdotool mousemove --window "$wid" 800 150 click 1
+xdotool keydown --window "$wid" Right
+for i in 1 2 3 4 5 6; do
+    sleep 0.4
+    xdotool key --window "$wid" space
+done
+sleep 7
+xdotool keyup --window "$wid" Right
+wait "$demo" && status=0 || status=$?
+if [ "$status" -ne 0 ] || grep -q "panicked" "$log"; then
+    echo "FAIL: platformer exited with $status"
+    exit 1
+fi
+check_errors platformer
+summary=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "platformer: [0-9]* coins.*" | tail -1 || true)
+echo "${summary:-platformer: no summary}"
+if ! echo "$summary" | grep -qE "[1-9][0-9]* coins, [1-9][0-9]* jumps, [1-9][0-9]* landings on one-way platforms, [1-9][0-9]* on the lift, rode it [1-9]"; then
+    echo "FAIL: the platformer's hero should collect a coin, jump, land on a one-way platform and ride the lift"
+    exit 1
+fi
+
+# breakout, played with the mouse: launch the ball from the paddle at several places, and
+# double its speed (N) level by level up to 50,000 px/s. The ball must never end a tick
+# outside the field or inside a brick.
+EXAMPLE_SECONDS=42 EXAMPLE_SCREENSHOTS="20:$OUT/breakout.png" RUST_LOG=info \
+    "$BIN/breakout" >"$log" 2>&1 &
+demo=$!
+wid=$(timeout 60 xdotool search --sync --onlyvisible --name breakout | head -1)
+sleep 4
+xdotool windowfocus "$wid" 2>/dev/null || true
+for level in 1 2 3 4 5 6 7 8; do
+    for i in 1 2 3 4 5 6 7 8; do
+        xdotool mousemove --window "$wid" $((200 + (i * 137 * level) % 880)) 650 click 1
+        sleep 0.4
+    done
+    xdotool key --window "$wid" n
+done
+wait "$demo" && status=0 || status=$?
+if [ "$status" -ne 0 ] || grep -q "panicked" "$log"; then
+    echo "FAIL: breakout exited with $status"
+    exit 1
+fi
+check_errors breakout
+summary=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "breakout: level .*" | tail -1 || true)
+echo "${summary:-breakout: no summary}"
+if ! echo "$summary" | grep -qE "top speed 50000 px/s, [1-9][0-9]* bounces, [1-9][0-9]* bricks hit, [0-9]* lost, 0 escapes, 0 inside a brick"; then
+    echo "FAIL: breakout's ball should reach 50,000 px/s, hit bricks, and never escape"
+    exit 1
+fi
+
 # stress: 1,000 colliders, few enough for a software-rendered debug build (which runs the
 # scene in slow motion: its 4 seconds take about 15 here); its exit line has the median
 # sweep time per tick and the event rate.

@@ -73,7 +73,7 @@ pub use intervals::{
 pub use path::{ConvexShape, Shape, ShapePath};
 pub use penetration::{Penetration, penetration};
 #[cfg(feature = "plugin")]
-pub(crate) use witness::as_convex;
-#[cfg(feature = "plugin")]
 pub(crate) use witness::project;
 pub use witness::{Feature, Witness, witness};
+#[cfg(feature = "plugin")]
+pub(crate) use witness::{as_convex, material_motion};

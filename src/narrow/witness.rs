@@ -118,6 +118,35 @@ pub fn witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> Wit
     }
 }
 
+/// How far the material point of `path` that a [`Witness`] names (by `feature` for a
+/// polygon, `along` for a segment or capsule) moves during the step: a turning shape's
+/// point moves with the turn, not only with the shape's centre.
+#[cfg(feature = "plugin")]
+pub(crate) fn material_motion(
+    path: &ShapePath,
+    feature: Option<Feature>,
+    along: Option<f32>,
+) -> Vec2 {
+    match path {
+        ShapePath::Convex(convex) => {
+            let vertices = convex.path().vertices;
+            let moves: Vec2x8 =
+                core::array::from_fn(|i| vertices.get(i).map_or(Vec2::ZERO, |v| v[1] - v[0]));
+            let n = vertices.len();
+            match (feature, along) {
+                (Some(feature), _) => convex::feature_motion(&moves[..n], feature),
+                (None, Some(along)) if n == 2 => moves[0].lerp(moves[1], along),
+                _ => path.displacement(None),
+            }
+        }
+        _ => path.displacement(along),
+    }
+}
+
+/// Eight vertices' displacements.
+#[cfg(feature = "plugin")]
+type Vec2x8 = [Vec2; 8];
+
 /// [`witness`] for a pair with a rounded polygon: the closest features of the two cores
 /// (each shape as a rounded polygon), the normal between them or the outward normal of the
 /// touched feature, and the contact point midway between the two surfaces.
@@ -513,6 +542,21 @@ fn normal(
         if let Some(n) = (*center - *other).try_normalize() {
             return Some(n);
         }
+    }
+    // A disk against a box: from the box's nearest point to the disk's centre (at a corner
+    // too, where the box alone has no normal), unless the centre is inside the box.
+    match (a, b) {
+        (Shape::Circle { center, .. }, Shape::Aabb { .. }) => {
+            if let Some(n) = (*center - closest.on_b).try_normalize() {
+                return Some(n);
+            }
+        }
+        (Shape::Aabb { .. }, Shape::Circle { center, .. }) => {
+            if let Some(n) = (closest.on_a - *center).try_normalize() {
+                return Some(n);
+            }
+        }
+        _ => {}
     }
     if let Some(n) = outward(b, closest.on_b, a.center()) {
         return Some(n);

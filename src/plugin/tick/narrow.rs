@@ -297,7 +297,7 @@ impl ContactSpans {
             let piece = |slot| entries.entry(slot).is_piece();
             if group.iter().any(|c| piece(c.a) || piece(c.b)) {
                 for span in &mut merged.spans[first..] {
-                    if span[1] - span[0] <= 16.0 * f32::EPSILON {
+                    if span[1] - span[0] <= INSTANT {
                         span[1] = span[0];
                     }
                 }
@@ -311,6 +311,10 @@ impl ContactSpans {
         }
     }
 }
+
+/// A contact of a responder's piece no longer than this (a fraction of the tick, about a
+/// hundred ulps of time) is an instant: the rounding of its place at a bounce.
+const INSTANT: f32 = 1e-5;
 
 /// Unites sorted intervals in place, a gap of a few ulps of time being no gap; returns how
 /// many there are.

@@ -22,7 +22,8 @@ use super::parts::run_parts;
 use super::rest::RestingColliders;
 use crate::SweepSettings;
 use crate::narrow::{
-    ConvexShape, Shape, ShapePath, as_convex, contact_intervals_of_valid, penetration, witness,
+    ConvexShape, Shape, ShapePath, as_convex, contact_intervals_of_valid, material_motion,
+    penetration, witness,
 };
 use crate::plugin::components::placement::world_plane;
 use crate::plugin::{KinematicCharacter, OneWay, Response, SweepStats, SweptPath, Velocity};
@@ -496,7 +497,7 @@ fn first_block(ask: &Ask, sub: &ShapePath, t: f32, world: World) -> Option<Hit> 
             }
             let key = (s, solid.entity, solid.edge());
             if best.as_ref().is_none_or(|b| key < (b.0, b.1, b.2)) {
-                let moves = full.displacement(w.along_b);
+                let moves = material_motion(&full, w.feature_b, w.along_b);
                 let hit = Hit {
                     s,
                     normal,
