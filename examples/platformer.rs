@@ -259,7 +259,11 @@ fn throw(mut commands: Commands, mut tally: ResMut<Tally>) {
             Collider::circle(7.0),
             Transform::from_translation(at.extend(0.0)),
             Velocity(Vec2::new(
-                if tally.balls % 2 == 0 { 300.0 } else { -300.0 },
+                if tally.balls.is_multiple_of(2) {
+                    300.0
+                } else {
+                    -300.0
+                },
                 200.0,
             )),
             Response::Bounce { restitution: 0.8 },
