@@ -58,9 +58,15 @@ pub fn penetration(a: &Shape, b: &Shape) -> Option<Penetration> {
         b_reach - a_back + radius
     };
     let mut best: Option<(f64, DVec2)> = None;
+    // A direction that needs no push separates the two: no overlap (most pairs asked).
+    let mut apart = false;
     let mut try_direction = |d: DVec2| {
+        if apart {
+            return;
+        }
         if let Some(d) = d.try_normalize() {
             let t = push(d);
+            apart = t <= 0.0;
             if best.is_none_or(|(bt, _)| t < bt) {
                 best = Some((t, d));
             }
@@ -82,6 +88,9 @@ pub fn penetration(a: &Shape, b: &Shape) -> Option<Penetration> {
         for q in pb {
             try_direction(*p - *q);
         }
+    }
+    if apart {
+        return None;
     }
     // Two concentric disks (or points): any direction is the shortest.
     if best.is_none() {

@@ -8,11 +8,12 @@
 //! follows holds its motion against this tick's motion of the colliders that move (a
 //! platform rising into it, a door closing on it) like any responder's.
 
-use super::query::{MoveAndSlideConfig, MoveAndSlideOutput, QueryFilter, SweepQuery};
-use super::{CharacterState, Collider, CollisionLayers, KinematicCharacter, Velocity};
+use super::query::{MoveAndSlideConfig, MoveAndSlideOutput, QueryFilter, SweepQuery, slide};
+use super::{CharacterState, Collider, CollisionLayers, KinematicCharacter, SweepStats, Velocity};
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
 use bevy::math::{Isometry2d, Rot2, Vec2};
+use bevy::platform::time::Instant;
 use bevy::time::Time;
 use bevy::transform::components::Transform;
 
@@ -35,7 +36,9 @@ pub(crate) fn move_characters(
     query: SweepQuery,
     mut characters: Query<Character>,
     platforms: Query<&Velocity, Without<KinematicCharacter>>,
+    mut stats: ResMut<SweepStats>,
 ) {
+    let began = Instant::now();
     let dt = time.delta_secs();
     for (entity, collider, settings, mut state, mut transform, mut velocity, layers, child) in
         &mut characters
@@ -56,9 +59,7 @@ pub(crate) fn move_characters(
         if !(velocity.0.is_finite() && transform.translation.is_finite()) {
             continue;
         }
-        let filter = QueryFilter::default()
-            .with_layers(layers.map_or(u32::MAX, |l| l.filters))
-            .excluding(entity);
+        let filter = QueryFilter::default().with_layers(layers.map_or(u32::MAX, |l| l.filters));
         let rotation = Rot2::from(transform.rotation.to_euler(bevy::math::EulerRot::XYZ).2);
         let mover = Mover {
             query: &query,
@@ -66,6 +67,7 @@ pub(crate) fn move_characters(
             rotation,
             settings: &settings,
             filter: &filter,
+            me: entity,
         };
         let before = transform.translation.truncate();
         // What it stands on moves it too; that is done last, so that its own move, its step,
@@ -76,12 +78,20 @@ pub(crate) fn move_characters(
             .filter(|_| state.grounded)
             .and_then(|ground| Some((ground, platforms.get(ground).ok()?.0 * dt)))
             .filter(|(_, carry)| *carry != Vec2::ZERO && carry.is_finite());
-        let motion = velocity.0 * dt;
-        let out = mover.slide(before, motion, &filter);
-        let mut at = out.translation;
-        let mut hits = out.hits.clone();
         let up = *settings.up;
         let rising = velocity.0.dot(up) > 0.0;
+        let mut motion = velocity.0 * dt;
+        // On the ground, the move goes along it from the start (which saves the cast that
+        // would first find the ground under it).
+        if state.grounded
+            && !rising
+            && let Some(normal) = state.ground_normal
+        {
+            motion = slide(motion, normal, true, up);
+        }
+        let out = mover.slide(before, motion, &[entity]);
+        let mut at = out.translation;
+        let mut hits = out.hits.clone();
         // Step up a ledge: from higher up, the same move, then down onto it.
         if settings.step_height > 0.0
             && state.grounded
@@ -92,24 +102,27 @@ pub(crate) fn move_characters(
             at = stepped.translation;
             hits = stepped.hits;
         }
-        // Keep to the ground walking down a slope or off a small step.
-        if state.grounded && !rising {
+        // Grounded: within skin (and a little rounding) of walkable ground. Walking (grounded
+        // and not rising) it keeps to the ground down a slope or off a small step: the
+        // ground within the snap's reach is found by the same cast.
+        let ground = if state.grounded && !rising {
             let across = (motion - up * motion.dot(up)).length();
             let snap = settings.snap_to_ground + across * settings.max_slope.tan().min(100.0);
-            if let Some((hit, distance)) = mover.cast(at, -up, snap + settings.skin * 2.0)
-                && mover.walkable(hit.normal)
-            {
-                // Down to `skin` from the ground, measured along its normal.
-                let gap = settings.skin / hit.normal.dot(up).max(0.1);
-                if distance > gap {
-                    at -= up * (distance - gap);
-                }
-            }
-        }
-        // Grounded: within skin (and a little rounding) of walkable ground.
-        let ground = mover
-            .cast(at, -up, settings.skin * 2.0)
-            .filter(|(hit, _)| mover.walkable(hit.normal));
+            mover
+                .cast(at, -up, snap + settings.skin * 2.0)
+                .filter(|(hit, _)| mover.walkable(hit.normal))
+                .inspect(|(hit, distance)| {
+                    // Down to `skin` from the ground, measured along its normal.
+                    let gap = settings.skin / hit.normal.dot(up).max(0.1);
+                    if *distance > gap {
+                        at -= up * (distance - gap);
+                    }
+                })
+        } else {
+            mover
+                .cast(at, -up, settings.skin * 2.0)
+                .filter(|(hit, _)| mover.walkable(hit.normal))
+        };
         state.grounded = ground.is_some();
         state.ground_normal = ground.map(|(hit, _)| hit.normal);
         state.ground_entity = ground.map(|(hit, _)| hit.entity);
@@ -120,9 +133,7 @@ pub(crate) fn move_characters(
             0
         };
         if let Some((platform, carry)) = carried {
-            at = mover
-                .slide(at, carry, &filter.clone().excluding(platform))
-                .translation;
+            at = mover.slide(at, carry, &[entity, platform]).translation;
         }
         // It loses the velocity into what stopped it; on walkable ground, all of its
         // velocity down (not only the part into the slope, which would leave it sliding
@@ -145,6 +156,7 @@ pub(crate) fn move_characters(
             velocity.0 = v;
         }
     }
+    stats.character_time = began.elapsed();
 }
 
 /// One character's moves.
@@ -154,6 +166,8 @@ struct Mover<'a, 'w> {
     rotation: Rot2,
     settings: &'a KinematicCharacter,
     filter: &'a QueryFilter,
+    /// The character itself, never hit.
+    me: Entity,
 }
 
 impl Mover<'_, '_> {
@@ -167,13 +181,14 @@ impl Mover<'_, '_> {
         }
     }
 
-    fn slide(&self, at: Vec2, motion: Vec2, filter: &QueryFilter) -> MoveAndSlideOutput {
-        self.query.move_and_slide(
+    fn slide(&self, at: Vec2, motion: Vec2, skip: &[Entity]) -> MoveAndSlideOutput {
+        self.query.slide(
             self.shape,
             Isometry2d::new(at, self.rotation),
             motion,
             &self.config(),
-            filter,
+            self.filter,
+            skip,
         )
     }
 
@@ -185,6 +200,7 @@ impl Mover<'_, '_> {
             direction,
             distance,
             self.filter,
+            &[self.me],
         )
     }
 
@@ -202,13 +218,13 @@ impl Mover<'_, '_> {
     ) -> Option<MoveAndSlideOutput> {
         let up = *self.settings.up;
         let height = self.settings.step_height;
-        let raised = self.slide(before, up * height, self.filter);
+        let raised = self.slide(before, up * height, &[self.me]);
         let risen = (raised.translation - before).dot(up);
         if risen <= self.settings.skin {
             return None;
         }
         let across = motion - up * motion.dot(up);
-        let moved = self.slide(raised.translation, across, self.filter);
+        let moved = self.slide(raised.translation, across, &[self.me]);
         let (hit, distance) = self.cast(moved.translation, -up, risen + self.settings.skin)?;
         if !self.walkable(hit.normal) {
             return None;

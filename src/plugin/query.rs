@@ -336,6 +336,19 @@ impl SweepQuery<'_> {
         options: &CastOptions,
         filter: &QueryFilter,
     ) -> Option<ShapeCastHit> {
+        self.cast_skipping(shape, start, end, options, filter, &[])
+    }
+
+    /// [`cast_shape_with`](Self::cast_shape_with), leaving out `skip` too.
+    fn cast_skipping(
+        &self,
+        shape: &Collider,
+        start: Isometry2d,
+        end: Isometry2d,
+        options: &CastOptions,
+        filter: &QueryFilter,
+        skip: &[Entity],
+    ) -> Option<ShapeCastHit> {
         if shape.problem().is_some() {
             return None;
         }
@@ -343,30 +356,30 @@ impl SweepQuery<'_> {
         if !(p0.is_finite() && p1.is_finite()) {
             return None;
         }
-        let paths: Vec<ShapePath> = if shape.is_polyline() {
-            shape
+        if shape.is_polyline() {
+            let paths: Vec<ShapePath> = shape
                 .edges_in(&p0)
                 .zip(shape.edges_in(&p1))
                 .map(|((_, a0, b0), (_, a1, b1))| ShapePath::Segment {
                     a: [a0, a1],
                     b: [b0, b1],
                 })
-                .collect()
-        } else {
-            ShapePath::between(shape.shape_in(&p0), shape.shape_in(&p1))
-                .filter(ShapePath::is_valid)
-                .into_iter()
-                .collect()
-        };
-        self.cast_paths(&paths, options, filter)
+                .collect();
+            return self.cast_paths(&paths, options, filter, skip);
+        }
+        let path = ShapePath::between(shape.shape_in(&p0), shape.shape_in(&p1))
+            .filter(ShapePath::is_valid)?;
+        self.cast_paths(core::slice::from_ref(&path), options, filter, skip)
     }
 
-    /// The first hit of any of `paths` (the pieces of one moving shape).
+    /// The first hit of any of `paths` (the pieces of one moving shape), leaving out `skip`
+    /// besides what `filter` does (without building a set for a few entities).
     fn cast_paths(
         &self,
         paths: &[ShapePath],
         options: &CastOptions,
         filter: &QueryFilter,
+        skip: &[Entity],
     ) -> Option<ShapeCastHit> {
         let mut best: Option<(f32, Entity, ShapePath, ShapePath)> = None;
         for path in paths {
@@ -374,7 +387,7 @@ impl SweepQuery<'_> {
             for group in self.snapshot.groups() {
                 group.index.broad.query(&bounds, |i| {
                     let body = group.entry(i);
-                    if !filter.accepts(body) {
+                    if !filter.accepts(body) || skip.contains(&body.entity) {
                         return;
                     }
                     let target = ShapePath::still(group.path(i).end());
@@ -464,7 +477,7 @@ impl SweepQuery<'_> {
         pose: Isometry2d,
         filter: &QueryFilter,
     ) -> Option<PenetrationHit> {
-        self.deepest(shape, pose, filter, false)
+        self.deepest(shape, pose, filter, false, &[])
     }
 
     /// The deepest overlap of `shape` at `pose`, of blocking colliders only if `blocking`.
@@ -474,6 +487,7 @@ impl SweepQuery<'_> {
         pose: Isometry2d,
         filter: &QueryFilter,
         blocking: bool,
+        skip: &[Entity],
     ) -> Option<PenetrationHit> {
         if shape.problem().is_some() || shape.is_polyline() {
             return None;
@@ -488,7 +502,10 @@ impl SweepQuery<'_> {
         for group in self.snapshot.groups() {
             group.index.broad.query(&bounds, |i| {
                 let body = group.entry(i);
-                if !filter.accepts(body) || blocking && (!body.blocks() || body.one_way()) {
+                if !filter.accepts(body)
+                    || skip.contains(&body.entity)
+                    || blocking && (!body.blocks() || body.one_way())
+                {
                     return;
                 }
                 if let Some(p) = penetration(&probe, &group.path(i).end())
@@ -554,6 +571,19 @@ impl SweepQuery<'_> {
         config: &MoveAndSlideConfig,
         filter: &QueryFilter,
     ) -> MoveAndSlideOutput {
+        self.slide(shape, start, motion, config, filter, &[])
+    }
+
+    /// [`move_and_slide`](Self::move_and_slide), leaving out `skip` too.
+    pub(crate) fn slide(
+        &self,
+        shape: &Collider,
+        start: Isometry2d,
+        motion: Vec2,
+        config: &MoveAndSlideConfig,
+        filter: &QueryFilter,
+        skip: &[Entity],
+    ) -> MoveAndSlideOutput {
         let mut out = MoveAndSlideOutput {
             translation: start.translation,
             hits: Vec::new(),
@@ -572,7 +602,7 @@ impl SweepQuery<'_> {
         let mut at = start.translation;
         if config.depenetrate {
             for _ in 0..4 {
-                let Some(p) = self.deepest(shape, pose(at), filter, true) else {
+                let Some(p) = self.deepest(shape, pose(at), filter, true, skip) else {
                     break;
                 };
                 let margin = (at.abs().max_element() + p.depth) * (1.0 / (1 << 18) as f32);
@@ -599,7 +629,7 @@ impl SweepQuery<'_> {
                 break;
             }
             let to = at + remaining;
-            let Some(hit) = self.cast_shape_with(shape, pose(at), pose(to), &options, filter)
+            let Some(hit) = self.cast_skipping(shape, pose(at), pose(to), &options, filter, skip)
             else {
                 at = to;
                 remaining = Vec2::ZERO;
@@ -648,13 +678,14 @@ impl SweepQuery<'_> {
         direction: Vec2,
         distance: f32,
         filter: &QueryFilter,
+        skip: &[Entity],
     ) -> Option<(ShapeCastHit, f32)> {
         let end = Isometry2d::new(pose.translation + direction * distance, pose.rotation);
         let options = CastOptions {
             ignore_touching_leaving: false,
             blocking_only: true,
         };
-        self.cast_shape_with(shape, pose, end, &options, filter)
+        self.cast_skipping(shape, pose, end, &options, filter, skip)
             .map(|hit| (hit, hit.time * distance))
     }
 
@@ -833,7 +864,7 @@ enum Blocks {
 /// How a motion that hits a surface goes on along it: the part into the surface removed;
 /// on walkable ground, the horizontal progress kept along the slope (so that a motion
 /// straight down, gravity, does not slide down it).
-fn slide(left: Vec2, normal: Vec2, walkable: bool, up: Vec2) -> Vec2 {
+pub(crate) fn slide(left: Vec2, normal: Vec2, walkable: bool, up: Vec2) -> Vec2 {
     let into = left.dot(normal);
     if into >= 0.0 {
         return left;

@@ -43,8 +43,10 @@ pub struct SweepStats {
     pub gather_time: Duration,
     /// Time of the resting colliders' update: those that came to rest or woke.
     pub rest_time: Duration,
-    /// Time of the responders' answers to their hits (their real paths), and of the
-    /// characters' moves.
+    /// Time of the [`KinematicCharacter`](crate::prelude::KinematicCharacter)s' moves
+    /// (move-and-slide, before the sweep).
+    pub character_time: Duration,
+    /// Time of the responders' answers to their hits (their real paths).
     pub respond_time: Duration,
     /// Hits the responders answered in the tick.
     pub answered_hits: usize,
@@ -74,6 +76,7 @@ impl SweepStats {
         self.prepare_time
             + self.gather_time
             + self.rest_time
+            + self.character_time
             + self.respond_time
             + self.broad_phase_time
             + self.narrow_phase_time
