@@ -1,7 +1,7 @@
-//! `terrain`: the shapes beyond the first four at work. A capsule hero walks on hills drawn
-//! as one polyline, held up by shape casts; tumbling crates (rectangles) and rocks (convex
-//! polygons) drift across; a rain of bullets at 3,000 px/s strikes everything, and each hit
-//! lights the edge of the hills it struck, named by the event.
+//! `terrain`: the shapes beyond the first four at work. A capsule hero (a
+//! [`KinematicCharacter`]) walks on hills drawn as one polyline; tumbling crates (rectangles)
+//! and rocks (convex polygons) drift across; a rain of bullets at 3,000 px/s strikes
+//! everything, and each hit lights the edge of the hills it struck, named by the event.
 //!
 //! ```sh
 //! cargo run --release --example terrain --features debug-draw
@@ -15,11 +15,12 @@
 //!
 //! - The hills are one [`Collider::polyline`] of 121 points: each edge has its own place in
 //!   the broad phase, and an event's [`Feature`] says which edge a bullet hit.
-//! - The hero is a [`Body`] of a capsule and a feet sensor (a rectangle under it): the two
-//!   overlap and are never reported against each other; [`CollidingEntities`] on the body
-//!   lists what its colliders touch.
-//! - The hero moves by [`SweepQuery::cast_shape`]: its capsule is cast from where it is to
-//!   where it wants to be, and stops where it would first touch the hills.
+//! - The hero is a [`Body`] of a capsule and a feet [`Sensor`] (a rectangle under it): the
+//!   two overlap and are never reported against each other; [`CollidingEntities`] on the
+//!   body lists what its colliders touch.
+//! - The hero is a [`KinematicCharacter`]: the game sets its [`Velocity`] (walk, jump,
+//!   gravity) and the plugin moves it by move-and-slide, keeps it on the slopes and says
+//!   whether it stands on the ground ([`CharacterState`]).
 
 #[path = "support/scripted.rs"]
 mod scripted;
@@ -77,10 +78,7 @@ fn height(x: f32) -> f32 {
 struct Hills(Vec<Vec2>);
 
 #[derive(Component, Default)]
-struct Hero {
-    vertical: f32,
-    grounded: bool,
-}
+struct Hero;
 
 #[derive(Component)]
 struct Bullet;
@@ -117,24 +115,27 @@ fn setup(mut commands: Commands) {
         Hills(points),
         Struck::default(),
     ));
-    // The hero: a body of a capsule and a feet sensor that overlap.
+    // The hero: a character's capsule, and a feet sensor under it in the same body.
     commands
         .spawn((
             Body,
-            Hero::default(),
+            Hero,
             CollidingEntities::default(),
+            hero_shape(),
+            CollisionLayers::new(HERO, HILLS | BULLET | PROP),
+            KinematicCharacter {
+                step_height: 8.0,
+                ..default()
+            },
             Transform::from_xyz(-300.0, 0.0, 0.0),
             Visibility::default(),
         ))
         .with_children(|hero| {
             hero.spawn((
-                hero_shape(),
-                CollisionLayers::new(HERO, HILLS | BULLET | PROP),
-            ));
-            hero.spawn((
                 Collider::rectangle(Vec2::new(8.0, 3.0)),
                 Transform::from_xyz(0.0, -27.0, 0.0),
                 CollisionLayers::new(HERO, HILLS | PROP),
+                Sensor,
             ));
         });
     // Drifting, tumbling props: crates and rocks.
@@ -175,17 +176,14 @@ fn setup(mut commands: Commands) {
     ));
 }
 
-/// Walks, falls and jumps by casting the capsule: it moves to where the cast says it first
-/// touches the hills (less a hair), one axis at a time, so it slides along slopes.
+/// Walks, falls and jumps: the game sets the velocity, the plugin moves the character.
 fn walk(
+    mut commands: Commands,
     time: Res<Time>,
     keys: Res<ButtonInput<KeyCode>>,
-    query: SweepQuery,
-    mut heroes: Query<(Entity, &mut Transform, &mut Hero)>,
+    mut heroes: Query<(Entity, &mut Transform, &mut Velocity, &CharacterState), With<Hero>>,
 ) {
-    let dt = time.delta_secs();
-    let hills = QueryFilter::default().with_layers(HILLS);
-    for (entity, mut transform, mut hero) in &mut heroes {
+    for (entity, mut transform, mut velocity, state) in &mut heroes {
         let mut input = 0.0;
         // Scripted runs walk right by themselves.
         if keys.pressed(KeyCode::ArrowRight) || std::env::var_os("EXAMPLE_SECONDS").is_some() {
@@ -194,49 +192,16 @@ fn walk(
         if keys.pressed(KeyCode::ArrowLeft) {
             input -= 1.0;
         }
-        if hero.grounded && keys.just_pressed(KeyCode::Space) {
-            hero.vertical = JUMP;
+        velocity.0.x = input * WALK;
+        velocity.0.y += GRAVITY * time.delta_secs();
+        if state.grounded && keys.just_pressed(KeyCode::Space) {
+            velocity.0.y = JUMP;
         }
-        hero.vertical += GRAVITY * dt;
-        let shape = hero_shape();
-        let filter = hills.clone().excluding(entity);
-        let mut at = transform.translation.truncate();
-        // Across, lifted by as much as it walks (up a slope of up to 45°), then down by the
-        // fall and, on the ground, that lift back (down the slope again).
-        let across = input * WALK * dt;
-        let lift = across.abs();
-        let down = hero.vertical * dt - if hero.grounded { 2.0 * lift } else { 0.0 };
-        for (step, falling) in [
-            (Vec2::new(across, lift), false),
-            (Vec2::new(0.0, down), true),
-        ] {
-            let target = at + step;
-            let hit = query.cast_shape(
-                &shape,
-                Isometry2d::from_translation(at),
-                Isometry2d::from_translation(target),
-                &filter,
-            );
-            match hit {
-                Some(hit) => {
-                    at = at.lerp(target, (hit.time - 0.01).max(0.0));
-                    if falling {
-                        hero.grounded = true;
-                        hero.vertical = hero.vertical.max(0.0);
-                    }
-                }
-                None => {
-                    at = target;
-                    if falling {
-                        hero.grounded = false;
-                    }
-                }
-            }
+        if transform.translation.x > HALF_WIDTH - 20.0 {
+            let x = -HALF_WIDTH + 20.0;
+            transform.translation = Vec3::new(x, height(x) + 60.0, 0.0);
+            commands.entity(entity).insert(Teleport);
         }
-        if at.x > HALF_WIDTH - 20.0 {
-            at = Vec2::new(-HALF_WIDTH + 20.0, height(-HALF_WIDTH + 20.0) + 60.0);
-        }
-        transform.translation = at.extend(0.0);
     }
 }
 
@@ -247,6 +212,8 @@ fn fire(mut commands: Commands, mut tally: ResMut<Tally>, mut k: Local<u32>) {
     let slant = ((*k % 7) as f32 - 3.0) * 0.12;
     commands.spawn((
         Bullet,
+        // Bullets report what they hit and never block the hero's moves.
+        Sensor,
         Collider::point(),
         CollisionLayers::new(BULLET, HILLS | HERO | PROP),
         Transform::from_xyz(x, 340.0, 0.0),
@@ -321,7 +288,7 @@ fn controls(keys: Res<ButtonInput<KeyCode>>, mut exit: MessageWriter<AppExit>) {
 
 fn hud(
     tally: Res<Tally>,
-    heroes: Query<(&Hero, &CollidingEntities)>,
+    heroes: Query<(&CharacterState, &CollidingEntities), With<Hero>>,
     mut hud: Query<&mut Text, With<Hud>>,
 ) {
     let (Ok(mut text), Ok((hero, touching))) = (hud.single_mut(), heroes.single()) else {

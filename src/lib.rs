@@ -86,8 +86,8 @@ pub mod events {
 #[cfg(feature = "plugin")]
 pub mod query {
     pub use crate::plugin::{
-        CastOptions, MoveAndSlideConfig, MoveAndSlideHit, MoveAndSlideOutput, PenetrationHit,
-        PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery,
+        CastOptions, ContactNow, MoveAndSlideConfig, MoveAndSlideHit, MoveAndSlideOutput,
+        PenetrationHit, PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery,
     };
 }
 

@@ -11,7 +11,9 @@ use bevy::reflect::prelude::*;
 /// [`Started`](super::CollisionKind::Started) and not yet [`Ended`](super::CollisionKind::Ended)).
 ///
 /// Written by the plugin at the end of each tick ([`SweepSystems::Report`](crate::SweepSystems::Report));
-/// reading it changes nothing. Reflected without its contents (an inspector shows the
+/// reading it changes nothing. Each contact keeps the event that started it; where a lasting
+/// pair touches now (its point and normal after the last tick) is
+/// [`SweepQuery::contact`](crate::prelude::SweepQuery::contact). Reflected without its contents (an inspector shows the
 /// resource, not its tables): read it through its methods.
 #[derive(Resource, Default, Debug, Reflect)]
 #[reflect(Resource, Default, Debug)]

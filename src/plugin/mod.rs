@@ -19,8 +19,8 @@ pub use contacts::{Contact, Contacts};
 pub use diagnostics::SweepDiagnosticsPlugin;
 pub use events::{CollisionEvent, CollisionKind};
 pub use query::{
-    CastOptions, MoveAndSlideConfig, MoveAndSlideHit, MoveAndSlideOutput, PenetrationHit,
-    PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery,
+    CastOptions, ContactNow, MoveAndSlideConfig, MoveAndSlideHit, MoveAndSlideOutput,
+    PenetrationHit, PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery,
 };
 pub use skipped::{SkipReason, SkippedColliders};
 pub use stats::SweepStats;

@@ -689,6 +689,54 @@ impl SweepQuery<'_> {
             .map(|hit| (hit, hit.time * distance))
     }
 
+    /// Where two colliders touch now (as the last tick left them): the contact point and the
+    /// normal from `b` towards `a`. `None` if they do not touch, or either is not a collider
+    /// the last tick swept or kept resting. A
+    /// [`KinematicCharacter`](crate::prelude::KinematicCharacter) touches what is within its
+    /// skin (it is swept grown by it).
+    ///
+    /// This is the *current* contact of a lasting pair (a crate resting on a moving
+    /// platform, a character against a wall), where [`Contacts`](crate::prelude::Contacts)
+    /// keeps the event that started it. It is computed on demand: a few exact tests, and on
+    /// the first call after each tick a table of where each collider is.
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_sweep::prelude::*;
+    ///
+    /// fn pressure(contacts: Res<Contacts>, query: SweepQuery) {
+    ///     for contact in contacts.iter() {
+    ///         if let Some(now) = query.contact(contact.entity, contact.other) {
+    ///             info!("{} on {} at {}", contact.entity, contact.other, now.point);
+    ///         }
+    ///     }
+    /// }
+    /// # bevy::ecs::system::assert_is_system(pressure);
+    /// ```
+    #[must_use]
+    pub fn contact(&self, a: Entity, b: Entity) -> Option<ContactNow> {
+        let (ga, ra) = self.snapshot.entries_of(a)?;
+        let (gb, rb) = self.snapshot.entries_of(b)?;
+        let mut best: Option<ContactNow> = None;
+        for i in ra {
+            let pa = ShapePath::still(ga.entries.path(i).end());
+            for j in rb.clone() {
+                let pb = ShapePath::still(gb.entries.path(j).end());
+                if contact_intervals(&pa, &pb).is_empty() {
+                    continue;
+                }
+                let w = witness(&pa, &pb, 0.0, false);
+                let found = ContactNow {
+                    point: w.point,
+                    normal: w.normal,
+                };
+                // A polyline's edges: the first that touches.
+                best.get_or_insert(found);
+            }
+        }
+        best
+    }
+
     /// The collider nearest `point` and its point nearest it, with the distance (`0` when
     /// `point` is inside or on a collider). `None` if no collider passes the filter or the
     /// point is not finite. Ties go to the smaller entity.
@@ -883,6 +931,15 @@ pub(crate) fn slide(left: Vec2, normal: Vec2, walkable: bool, up: Vec2) -> Vec2 
         }
     }
     left - into * normal
+}
+
+/// Where two colliders touch now ([`SweepQuery::contact`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactNow {
+    /// The contact point, world space.
+    pub point: Vec2,
+    /// Unit normal, from the second collider towards the first.
+    pub normal: Vec2,
 }
 
 /// The deepest overlap of a [`SweepQuery::penetration`].

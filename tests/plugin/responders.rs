@@ -326,3 +326,52 @@ fn an_invalid_restitution_is_refused() {
     let skipped = app.world().resource::<SkippedColliders>();
     assert_eq!(skipped.reason(ball), Some(SkipReason::InvalidRestitution));
 }
+
+/// A lasting contact's place now: a ball rolling along a platform that slides under it
+/// touches it where the ball is, tick after tick, while `Contacts` keeps where it started.
+#[test]
+fn the_current_contact_of_a_lasting_pair() {
+    let mut app = app();
+    let ball = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(0.0, 1.0, 0.0),
+            Velocity(v(32.0, 0.0)),
+        ))
+        .id();
+    let platform = app
+        .world_mut()
+        .spawn((
+            Collider::aabb(v(100.0, 1.0)),
+            Transform::from_xyz(0.0, -1.0, 0.0),
+            Velocity(v(64.0, 0.0)),
+        ))
+        .id();
+    for k in 1..=10 {
+        tick(&mut app);
+        let now = with_query(&mut app, |q| q.contact(ball, platform)).expect("touching");
+        let x = 32.0 * TICK * k as f32;
+        assert_vec_close(now.point, v(x, 0.0), 1e-4, "the contact under the ball");
+        assert_vec_close(
+            now.normal,
+            v(0.0, 1.0),
+            1e-6,
+            "from the platform to the ball",
+        );
+        let flipped = with_query(&mut app, |q| q.contact(platform, ball)).unwrap();
+        assert_vec_close(flipped.normal, v(0.0, -1.0), 1e-6, "the other way round");
+    }
+    let contacts = app.world().resource::<Contacts>();
+    let started = contacts.iter().next().unwrap().started;
+    assert_close(
+        started.point.x,
+        0.0,
+        1e-4,
+        "Contacts keeps where it started",
+    );
+    // Apart: no contact.
+    app.world_mut().get_mut::<Velocity>(ball).unwrap().0 = v(0.0, 640.0);
+    tick(&mut app);
+    assert!(with_query(&mut app, |q| q.contact(ball, platform)).is_none());
+}

@@ -17,6 +17,7 @@ use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
 use bevy::math::Vec2;
+use std::sync::OnceLock;
 
 /// Every collider where the last tick left it, and the broad phase's index over them: what
 /// the queries read, published whole at the end of each tick.
@@ -28,12 +29,42 @@ pub(crate) struct Snapshot {
     pub(crate) resting: Group,
     /// Each [`OneWay`](crate::prelude::OneWay) collider's direction in the world.
     pub(crate) one_way: EntityHashMap<Vec2>,
+    /// Each collider's entries (group, first, count: a polyline's edges are consecutive),
+    /// built on the first query that needs it after each tick.
+    places: OnceLock<EntityHashMap<(u8, u32, u32)>>,
 }
 
 impl Snapshot {
     /// Both groups, swept first.
     pub(crate) fn groups(&self) -> [&Group; 2] {
         [&self.swept, &self.resting]
+    }
+
+    /// `entity`'s entries where the last tick left it: its group and their indices (a
+    /// polyline's edges; for a responder, the last piece of its path).
+    pub(crate) fn entries_of(&self, entity: Entity) -> Option<(&Group, core::ops::Range<usize>)> {
+        let places = self.places.get_or_init(|| {
+            let mut places = EntityHashMap::default();
+            for (g, group) in (0u8..).zip(self.groups()) {
+                for (i, entry) in (0u32..).zip(&group.entries.list) {
+                    if entry.passed() {
+                        continue;
+                    }
+                    places
+                        .entry(entry.entity)
+                        .and_modify(|(_, first, count): &mut (u8, u32, u32)| {
+                            if *first + *count == i {
+                                *count += 1;
+                            }
+                        })
+                        .or_insert((g, i, 1));
+                }
+            }
+            places
+        });
+        let &(g, first, count) = places.get(&entity)?;
+        let group = self.groups()[g as usize];
+        Some((group, first as usize..(first + count) as usize))
     }
 }
 
@@ -48,6 +79,7 @@ pub(crate) fn publish(
 ) {
     let snapshot = &mut *snapshot;
     snapshot.one_way.clone_from(&responders.one_way);
+    snapshot.places = OnceLock::new();
     core::mem::swap(&mut snapshot.swept.entries, &mut motions.entries);
     core::mem::swap(&mut snapshot.swept.index, &mut candidates.index);
     if resting.changed {
