@@ -275,22 +275,17 @@ fn slide_world() -> (App, Vec<(Vec2, Vec2)>) {
         .collect();
     app.world_mut()
         .spawn(Collider::polyline(&points).expect("finite points"));
+    let mut boxes = Vec::new();
     for _ in 0..500 {
         let x = rng.random_range(-half + 100.0..half - 100.0);
+        boxes.push(x);
         app.world_mut().spawn((
             Collider::aabb(Vec2::splat(TILE)),
             Transform::from_xyz(x, hill(x) + TILE - 3.0, 0.0),
         ));
     }
     app.update();
-    let starts = (0..64)
-        .map(|_| {
-            let x = rng.random_range(-half + 200.0..half - 200.0);
-            let start = Vec2::new(x, hill(x) + 11.5);
-            let motion = Vec2::new(rng.random_range(-6.0..6.0), -3.0);
-            (start, motion)
-        })
-        .collect();
+    let starts = start_places(&mut rng, half, &boxes);
     (app, starts)
 }
 
@@ -314,3 +309,23 @@ fn benches() {
 }
 
 criterion_main!(benches);
+
+/// 64 starts a skin above the hills and clear of the boxes (none inside anything), each with
+/// a walk-and-fall motion: the same in `benches/respond.rs` and the avian2d comparison.
+fn start_places(rng: &mut ChaCha8Rng, half: f32, boxes: &[f32]) -> Vec<(Vec2, Vec2)> {
+    let mut starts = Vec::new();
+    while starts.len() < 64 {
+        let x = rng.random_range(-half + 200.0..half - 200.0);
+        let motion = Vec2::new(rng.random_range(-6.0..6.0), -3.0);
+        if boxes.iter().any(|b| (b - x).abs() < 2.0 * TILE + 10.0) {
+            continue;
+        }
+        // The capsule (5 wide each side, its bottom 11 below its centre) just above the
+        // highest ground under it.
+        let ground = (-10..=10)
+            .map(|k| hill(x + k as f32 * 0.5))
+            .fold(f32::NEG_INFINITY, f32::max);
+        starts.push((Vec2::new(x, ground + 11.0 + 0.05), motion));
+    }
+    starts
+}

@@ -217,4 +217,61 @@ fn one_warning_per_unusable_collider_naming_it() {
         "a polyline with edges left"
     );
     assert_eq!(crossed, 1, "the point crosses the remaining edge once");
+
+    // Responders' bad input: a bounce with a negative restitution is skipped with its
+    // reason; a Response without a Velocity, a character with an unusable skin and max slope
+    // are each warned about once, by name, and go on (the character with the defaults).
+    let before = WARNINGS.lock().unwrap().len();
+    let negative = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(500.0, 0.0, 0.0),
+            Velocity(Vec2::X),
+            Response::Bounce { restitution: -1.0 },
+        ))
+        .id();
+    let unmoved = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(600.0, 0.0, 0.0),
+            Response::Slide,
+        ))
+        .id();
+    let sloppy = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(700.0, 0.0, 0.0),
+            KinematicCharacter {
+                skin: -1.0,
+                max_slope: f32::NAN,
+                ..default()
+            },
+        ))
+        .id();
+    for _ in 0..5 {
+        app.update();
+    }
+    let warnings = WARNINGS.lock().unwrap()[before..].to_vec();
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    for (entity, word) in [
+        (negative, "restitution"),
+        (unmoved, "Velocity"),
+        (sloppy, "skin"),
+    ] {
+        let about: Vec<_> = warnings
+            .iter()
+            .filter(|w| w.contains(&entity.to_string()))
+            .collect();
+        assert_eq!(about.len(), 1, "{entity}: {warnings:?}");
+        assert!(about[0].contains(word), "{entity}: {warnings:?}");
+    }
+    let skipped = app.world().resource::<SkippedColliders>();
+    assert_eq!(
+        skipped.reason(negative),
+        Some(SkipReason::InvalidRestitution)
+    );
+    assert!(skipped.reason(unmoved).is_none() && skipped.reason(sloppy).is_none());
 }

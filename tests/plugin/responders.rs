@@ -375,3 +375,65 @@ fn the_current_contact_of_a_lasting_pair() {
     tick(&mut app);
     assert!(with_query(&mut app, |q| q.contact(ball, platform)).is_none());
 }
+
+/// Two responders do not answer each other: they pass through, reporting the contact.
+#[test]
+fn responders_do_not_answer_each_other() {
+    let mut app = app();
+    let spawn = |app: &mut App, x: f32, vx: f32| {
+        app.world_mut()
+            .spawn((
+                Collider::circle(1.0),
+                Transform::from_xyz(x, 0.0, 0.0),
+                Velocity(v(vx, 0.0)),
+                Response::Bounce { restitution: 1.0 },
+            ))
+            .id()
+    };
+    let (a, b) = (spawn(&mut app, -5.0, 640.0), spawn(&mut app, 5.0, -640.0));
+    let events = tick(&mut app);
+    assert_eq!(velocity(&app, a), v(640.0, 0.0));
+    assert_eq!(velocity(&app, b), v(-640.0, 0.0));
+    assert_vec_close(place(&app, a), v(5.0, 0.0), 1e-4, "a passed through");
+    let kinds: Vec<_> = events.iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, vec![CollisionKind::Started, CollisionKind::Ended]);
+}
+
+/// A ball spawned inside a box is pushed out the shortest way, not thrown; moving out of a
+/// box it starts in is allowed.
+#[test]
+fn a_ball_that_starts_inside_is_pushed_out_not_thrown() {
+    let mut app = app();
+    // 0.5 into the top of a box whose top is at 0, at rest.
+    let stuck = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(0.0, 0.5, 0.0),
+            Velocity(Vec2::ZERO),
+            Response::Bounce { restitution: 1.0 },
+        ))
+        .id();
+    // Half inside the box's left face, leaving it.
+    let leaving = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(-20.0, -5.0, 0.0),
+            Velocity(v(-64.0, 0.0)),
+            Response::Bounce { restitution: 1.0 },
+        ))
+        .id();
+    spawn_box(&mut app, v(0.0, -10.0), v(20.0, 10.0));
+    tick(&mut app);
+    let p = place(&app, stuck);
+    assert!((p - v(0.0, 1.0)).length() < 1e-3, "pushed straight up: {p}");
+    assert_eq!(velocity(&app, stuck), Vec2::ZERO, "not thrown");
+    assert_vec_close(
+        place(&app, leaving),
+        v(-21.0, -5.0),
+        1e-3,
+        "moved out freely",
+    );
+    assert_eq!(velocity(&app, leaving), v(-64.0, 0.0));
+}

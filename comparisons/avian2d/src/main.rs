@@ -33,6 +33,7 @@ mod oracle;
 mod oracle_check;
 #[path = "../../../tests/support/rules.rs"]
 mod rules;
+mod slide;
 
 /// Ticks run before measuring (the first ticks report every overlap of the random placement).
 const SETTLE_TICKS: usize = 5;
@@ -97,6 +98,8 @@ fn args() -> Args {
             "--game-sizes" => a.game_sizes = parse_list(&it.next().unwrap_or_default()),
             "--no-plot" => a.plot = false,
             "--no-write" => a.write = false,
+            // Handled before the others (`slide::compare`).
+            "--move-and-slide" => {}
             other => {
                 eprintln!(
                     "unknown argument {other}; use --sizes 1000,10000 --count-sizes 1000 \
@@ -524,6 +527,10 @@ fn repo_root() -> PathBuf {
 
 #[allow(clippy::too_many_lines, reason = "one report, written top to bottom")]
 fn main() {
+    if std::env::args().any(|a| a == "--move-and-slide") {
+        slide::compare();
+        return;
+    }
     let args = args();
     let command = {
         let rest: Vec<String> = std::env::args().skip(1).collect();
