@@ -23,7 +23,11 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-const TILE: f32 = 8.0;
+#[path = "support/slide_scene.rs"]
+mod slide_scene;
+
+use slide_scene::{TILE, hill, slide_geometry};
+
 const HALF: f32 = 1000.0;
 
 fn app() -> App {
@@ -120,11 +124,6 @@ fn balls(bounce: bool) -> App {
         app.update();
     }
     app
-}
-
-/// The hills' height at `x`.
-fn hill(x: f32) -> f32 {
-    60.0 * (x * 0.004).sin() + 20.0 * (x * 0.021).cos()
 }
 
 const HILLS: f32 = 10_000.0;
@@ -261,31 +260,19 @@ fn respond(c: &mut Criterion) {
     group.finish();
 }
 
-/// The world of the `move_and_slide` bench: a 1,000-point polyline and 500 boxes on it, and
-/// 64 starts just above the hills with a walk-and-fall motion each.
+/// The world of the `move_and_slide` bench ([`slide_geometry`]), and its starts.
 fn slide_world() -> (App, Vec<(Vec2, Vec2)>) {
     let mut app = app();
-    let mut rng = ChaCha8Rng::seed_from_u64(0x511de);
-    let half = 5_000.0;
-    let points: Vec<Vec2> = (0..1_000)
-        .map(|k| {
-            let x = -half + k as f32 * 10.0;
-            Vec2::new(x, hill(x))
-        })
-        .collect();
+    let (points, boxes, starts) = slide_geometry();
     app.world_mut()
         .spawn(Collider::polyline(&points).expect("finite points"));
-    let mut boxes = Vec::new();
-    for _ in 0..500 {
-        let x = rng.random_range(-half + 100.0..half - 100.0);
-        boxes.push(x);
+    for at in boxes {
         app.world_mut().spawn((
             Collider::aabb(Vec2::splat(TILE)),
-            Transform::from_xyz(x, hill(x) + TILE - 3.0, 0.0),
+            Transform::from_translation(at.extend(0.0)),
         ));
     }
     app.update();
-    let starts = start_places(&mut rng, half, &boxes);
     (app, starts)
 }
 
@@ -309,23 +296,3 @@ fn benches() {
 }
 
 criterion_main!(benches);
-
-/// 64 starts a skin above the hills and clear of the boxes (none inside anything), each with
-/// a walk-and-fall motion: the same in `benches/respond.rs` and the avian2d comparison.
-fn start_places(rng: &mut ChaCha8Rng, half: f32, boxes: &[f32]) -> Vec<(Vec2, Vec2)> {
-    let mut starts = Vec::new();
-    while starts.len() < 64 {
-        let x = rng.random_range(-half + 200.0..half - 200.0);
-        let motion = Vec2::new(rng.random_range(-6.0..6.0), -3.0);
-        if boxes.iter().any(|b| (b - x).abs() < 2.0 * TILE + 10.0) {
-            continue;
-        }
-        // The capsule (5 wide each side, its bottom 11 below its centre) just above the
-        // highest ground under it.
-        let ground = (-10..=10)
-            .map(|k| hill(x + k as f32 * 0.5))
-            .fold(f32::NEG_INFINITY, f32::max);
-        starts.push((Vec2::new(x, ground + 11.0 + 0.05), motion));
-    }
-    starts
-}

@@ -177,6 +177,17 @@ if ! sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -q "^.*paused$" ||
 fi
 rm -rf "$data"
 
+# finish NAME: waits for the example started in the background as $demo to quit by itself;
+# fails if it failed, panicked or logged an error.
+finish() {
+    wait "$demo" && status=0 || status=$?
+    if [ "$status" -ne 0 ] || grep -q "panicked" "$log"; then
+        echo "FAIL: $1 exited with $status"
+        exit 1
+    fi
+    check_errors "$1"
+}
+
 # run NAME SECONDS [ARGS...]: an example on its own for a while, with a screenshot near the
 # end; its exit line goes to $log.
 run() {
@@ -239,12 +250,7 @@ for i in 1 2 3 4 5 6; do
 done
 sleep 7
 xdotool keyup --window "$wid" Right
-wait "$demo" && status=0 || status=$?
-if [ "$status" -ne 0 ] || grep -q "panicked" "$log"; then
-    echo "FAIL: platformer exited with $status"
-    exit 1
-fi
-check_errors platformer
+finish platformer
 summary=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "platformer: [0-9]* coins.*" | tail -1 || true)
 echo "${summary:-platformer: no summary}"
 if ! echo "$summary" | grep -qE "[1-9][0-9]* coins, [1-9][0-9]* jumps, [1-9][0-9]* landings on one-way platforms, [1-9][0-9]* on the lift, rode it [1-9]"; then
@@ -268,12 +274,7 @@ for level in 1 2 3 4 5 6 7 8; do
     done
     xdotool key --window "$wid" n
 done
-wait "$demo" && status=0 || status=$?
-if [ "$status" -ne 0 ] || grep -q "panicked" "$log"; then
-    echo "FAIL: breakout exited with $status"
-    exit 1
-fi
-check_errors breakout
+finish breakout
 summary=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "breakout: level .*" | tail -1 || true)
 echo "${summary:-breakout: no summary}"
 if ! echo "$summary" | grep -qE "top speed 50000 px/s, [1-9][0-9]* bounces, [1-9][0-9]* bricks hit, [0-9]* lost, 0 escapes, 0 inside a brick"; then
@@ -314,12 +315,7 @@ drag() { # drag X0 Y0 X1 Y1 (window pixels)
 }
 drag 900 150 1060 600 # the end handle (world 260, 210) to the bottom right
 drag 220 520 300 200   # the start handle (world -420, -160) to the upper left
-wait "$demo" && status=0 || status=$?
-if [ "$status" -ne 0 ] || grep -q "panicked" "$log"; then
-    echo "FAIL: segment_vs_rect exited with $status"
-    exit 1
-fi
-check_errors segment_vs_rect
+finish segment_vs_rect
 echo "segment_vs_rect: ran and was dragged"
 # Screenshots are committed: fewer colours keep them small without blurring text.
 mogrify -strip -colors 128 "$OUT"/*.png

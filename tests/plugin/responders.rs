@@ -14,6 +14,21 @@ fn spawn_box(app: &mut App, center: Vec2, half: Vec2) -> Entity {
         .id()
 }
 
+/// A ball of radius 1 at `at` with `velocity`, answering hits with `response`.
+fn ball(app: &mut App, at: Vec2, velocity: Vec2, response: Response) -> Entity {
+    app.world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_translation(at.extend(0.0)),
+            Velocity(velocity),
+            response,
+        ))
+        .id()
+}
+
+/// An elastic bounce.
+const BOUNCE: Response = Response::Bounce { restitution: 1.0 };
+
 fn place(app: &App, entity: Entity) -> Vec2 {
     app.world()
         .get::<Transform>(entity)
@@ -33,14 +48,7 @@ fn velocity(app: &App, entity: Entity) -> Vec2 {
 fn a_fast_ball_bounces_between_walls_and_never_leaves() {
     let mut app = app();
     let speed = 1.0e6;
-    let ball = app
-        .world_mut()
-        .spawn((
-            Collider::circle(1.0),
-            Velocity(v(speed, 0.0)),
-            Response::Bounce { restitution: 1.0 },
-        ))
-        .id();
+    let ball = ball(&mut app, Vec2::ZERO, v(speed, 0.0), BOUNCE);
     let walls = [
         spawn_box(&mut app, v(-500.5, 0.0), v(0.5, 50.0)),
         spawn_box(&mut app, v(500.5, 0.0), v(0.5, 50.0)),
@@ -89,14 +97,7 @@ fn a_bounce_is_at_the_moment_of_contact() {
     let mut app = app();
     // 640 units/s: 10 units a tick. The wall's face is at x = 5, the ball's radius 1: contact
     // at x = 4, 0.4 of the tick in; it then goes back 6 units to x = -2.
-    let ball = app
-        .world_mut()
-        .spawn((
-            Collider::circle(1.0),
-            Velocity(v(640.0, 0.0)),
-            Response::Bounce { restitution: 1.0 },
-        ))
-        .id();
+    let ball = ball(&mut app, Vec2::ZERO, v(640.0, 0.0), BOUNCE);
     let wall = spawn_box(&mut app, v(6.0, 0.0), v(1.0, 10.0));
     let events = tick(&mut app);
     assert_vec_close(place(&app, ball), v(-2.0, 0.0), 1e-3, "where the ball ends");
@@ -123,14 +124,12 @@ fn a_bounce_is_at_the_moment_of_contact() {
 #[test]
 fn restitution_scales_the_normal_speed() {
     let mut app = app();
-    let ball = app
-        .world_mut()
-        .spawn((
-            Collider::circle(1.0),
-            Velocity(v(640.0, 64.0)),
-            Response::Bounce { restitution: 0.5 },
-        ))
-        .id();
+    let ball = ball(
+        &mut app,
+        Vec2::ZERO,
+        v(640.0, 64.0),
+        Response::Bounce { restitution: 0.5 },
+    );
     spawn_box(&mut app, v(6.0, 0.0), v(1.0, 100.0));
     tick(&mut app);
     assert_vec_close(velocity(&app, ball), v(-320.0, 64.0), 1e-2, "velocity");
@@ -142,15 +141,7 @@ fn restitution_scales_the_normal_speed() {
 #[test]
 fn a_slider_keeps_to_the_floor() {
     let mut app = app();
-    let slider = app
-        .world_mut()
-        .spawn((
-            Collider::circle(1.0),
-            Transform::from_xyz(0.0, 1.5, 0.0),
-            Velocity(v(100.0, -64.0)),
-            Response::Slide,
-        ))
-        .id();
+    let slider = ball(&mut app, v(0.0, 1.5), v(100.0, -64.0), Response::Slide);
     let floor = spawn_box(&mut app, v(0.0, -1.0), v(1000.0, 1.0));
     let mut kinds = Vec::new();
     for _ in 0..10 {
@@ -193,14 +184,7 @@ fn a_stopper_stays_at_the_contact() {
 #[test]
 fn sensors_see_the_real_path_and_never_block() {
     let mut app = app();
-    let ball = app
-        .world_mut()
-        .spawn((
-            Collider::circle(1.0),
-            Velocity(v(640.0, 0.0)),
-            Response::Bounce { restitution: 1.0 },
-        ))
-        .id();
+    let ball = ball(&mut app, Vec2::ZERO, v(640.0, 0.0), BOUNCE);
     // A sensor on the way, one behind the wall (on the straight path only), one on the
     // way back.
     let on_the_way = app
@@ -263,15 +247,7 @@ fn sensors_see_the_real_path_and_never_block() {
 #[test]
 fn one_way_platforms_block_only_from_their_side() {
     let mut app = app();
-    let ball = app
-        .world_mut()
-        .spawn((
-            Collider::circle(1.0),
-            Transform::from_xyz(0.0, -5.0, 0.0),
-            Velocity(v(0.0, 640.0)),
-            Response::Slide,
-        ))
-        .id();
+    let ball = ball(&mut app, v(0.0, -5.0), v(0.0, 640.0), Response::Slide);
     app.world_mut().spawn((
         Collider::aabb(v(10.0, 0.5)),
         Transform::from_xyz(0.0, 0.0, 0.0),
@@ -289,15 +265,7 @@ fn one_way_platforms_block_only_from_their_side() {
 #[test]
 fn a_rising_paddle_sends_the_ball_back_faster() {
     let mut app = app();
-    let ball = app
-        .world_mut()
-        .spawn((
-            Collider::circle(1.0),
-            Transform::from_xyz(0.0, 10.0, 0.0),
-            Velocity(v(0.0, -640.0)),
-            Response::Bounce { restitution: 1.0 },
-        ))
-        .id();
+    let ball = ball(&mut app, v(0.0, 10.0), v(0.0, -640.0), BOUNCE);
     app.world_mut().spawn((
         Collider::aabb(v(10.0, 1.0)),
         Transform::from_xyz(0.0, 0.0, 0.0),
@@ -405,25 +373,9 @@ fn responders_do_not_answer_each_other() {
 fn a_ball_that_starts_inside_is_pushed_out_not_thrown() {
     let mut app = app();
     // 0.5 into the top of a box whose top is at 0, at rest.
-    let stuck = app
-        .world_mut()
-        .spawn((
-            Collider::circle(1.0),
-            Transform::from_xyz(0.0, 0.5, 0.0),
-            Velocity(Vec2::ZERO),
-            Response::Bounce { restitution: 1.0 },
-        ))
-        .id();
+    let stuck = ball(&mut app, v(0.0, 0.5), Vec2::ZERO, BOUNCE);
     // Half inside the box's left face, leaving it.
-    let leaving = app
-        .world_mut()
-        .spawn((
-            Collider::circle(1.0),
-            Transform::from_xyz(-20.0, -5.0, 0.0),
-            Velocity(v(-64.0, 0.0)),
-            Response::Bounce { restitution: 1.0 },
-        ))
-        .id();
+    let leaving = ball(&mut app, v(-20.0, -5.0), v(-64.0, 0.0), BOUNCE);
     spawn_box(&mut app, v(0.0, -10.0), v(20.0, 10.0));
     tick(&mut app);
     let p = place(&app, stuck);

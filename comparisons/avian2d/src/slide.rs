@@ -13,37 +13,12 @@ use bevy::math::Isometry2d;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude as bs;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 
-const TILE: f32 = 8.0;
+#[path = "../../../benches/support/slide_scene.rs"]
+mod slide_scene;
 
-fn hill(x: f32) -> f32 {
-    60.0 * (x * 0.004).sin() + 20.0 * (x * 0.021).cos()
-}
-
-/// The polyline's points, the boxes' centres, and the 64 starts and motions.
-#[allow(clippy::type_complexity, reason = "three lists, named at the call")]
-fn geometry() -> (Vec<Vec2>, Vec<Vec2>, Vec<(Vec2, Vec2)>) {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x511de);
-    let half = 5_000.0;
-    let points = (0..1_000)
-        .map(|k| {
-            let x = -half + k as f32 * 10.0;
-            Vec2::new(x, hill(x))
-        })
-        .collect();
-    let boxes: Vec<Vec2> = (0..500)
-        .map(|_| {
-            let x = rng.random_range(-half + 100.0..half - 100.0);
-            Vec2::new(x, hill(x) + TILE - 3.0)
-        })
-        .collect();
-    let xs: Vec<f32> = boxes.iter().map(|b| b.x).collect();
-    let starts = start_places(&mut rng, half, &xs);
-    (points, boxes, starts)
-}
+use slide_scene::{TILE, slide_geometry};
 
 /// A headless app of `plugins`, finished as `App::run` would (avian's plugins need it), its
 /// clock started.
@@ -68,7 +43,7 @@ fn median(mut times: Vec<Duration>) -> Duration {
     reason = "the comparison reports what it measured"
 )]
 pub fn compare() {
-    let (points, boxes, starts) = geometry();
+    let (points, boxes, starts) = slide_geometry();
     let mut sweep = headless((MinimalPlugins, bs::SweepPlugin::default()));
     sweep
         .world_mut()
@@ -205,24 +180,4 @@ pub fn compare() {
         sorted[0],
         sorted[sorted.len() - 1],
     );
-}
-
-/// 64 starts a skin above the hills and clear of the boxes (none inside anything), each with
-/// a walk-and-fall motion: the same in `benches/respond.rs` and the avian2d comparison.
-fn start_places(rng: &mut ChaCha8Rng, half: f32, boxes: &[f32]) -> Vec<(Vec2, Vec2)> {
-    let mut starts = Vec::new();
-    while starts.len() < 64 {
-        let x = rng.random_range(-half + 200.0..half - 200.0);
-        let motion = Vec2::new(rng.random_range(-6.0..6.0), -3.0);
-        if boxes.iter().any(|b| (b - x).abs() < 2.0 * TILE + 10.0) {
-            continue;
-        }
-        // The capsule (5 wide each side, its bottom 11 below its centre) just above the
-        // highest ground under it.
-        let ground = (-10..=10)
-            .map(|k| hill(x + k as f32 * 0.5))
-            .fold(f32::NEG_INFINITY, f32::max);
-        starts.push((Vec2::new(x, ground + 11.0 + 0.05), motion));
-    }
-    starts
 }
