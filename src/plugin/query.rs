@@ -30,7 +30,8 @@ use core::ops::ControlFlow;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueryFilter {
     /// Hit only colliders that are members of one of these layers (see
-    /// [`CollisionLayers::memberships`]). Default: every layer.
+    /// [`CollisionLayers::memberships`](crate::prelude::CollisionLayers::memberships)). Default:
+    /// every layer.
     pub layers: u32,
     /// Never hit these entities (for example, the shooter of a ray and its weapon). Default:
     /// none.
