@@ -543,6 +543,29 @@ fn normal(
             return Some(n);
         }
     }
+    // A disk against the inside of a segment: the segment's own normal, on the disk's side.
+    // (Exact in direction whatever the segment's length, where the nearest point of a long
+    // segment carries rounding of the order of its length.)
+    let disk_side = |disk: &Shape, segment: &Shape, on: Vec2, along: Option<f32>| {
+        let (Shape::Circle { center, .. }, Shape::Segment(..)) = (disk, segment) else {
+            return None;
+        };
+        if !is_interior(along, segment, scale) {
+            return None;
+        }
+        let n = perp(segment)?;
+        match n.dot(*center - on) {
+            side if side > 0.0 => Some(n),
+            side if side < 0.0 => Some(-n),
+            _ => None,
+        }
+    };
+    if let Some(n) = disk_side(a, b, closest.on_b, closest.along_b) {
+        return Some(n);
+    }
+    if let Some(n) = disk_side(b, a, closest.on_a, closest.along_a) {
+        return Some(-n);
+    }
     // A disk against a box: from the box's nearest point to the disk's centre (at a corner
     // too, where the box alone has no normal), unless the centre is inside the box.
     match (a, b) {

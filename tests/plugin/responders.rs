@@ -389,3 +389,34 @@ fn a_ball_that_starts_inside_is_pushed_out_not_thrown() {
     );
     assert_eq!(velocity(&app, leaving), v(-64.0, 0.0));
 }
+
+/// A slider on a long slope under gravity stays in contact: one `Started`, no flicker of
+/// `Ended`/`Started` as rounding places it a hair off the slope (a sliding responder is
+/// grown by 2^-18 of its coordinates for its contacts with solids).
+#[test]
+fn a_slider_on_a_slope_keeps_its_contact() {
+    let mut app = app();
+    let slope = app
+        .world_mut()
+        .spawn(
+            Collider::polyline(&[v(-3000.0, 3000.0 * 0.577_35), v(3000.0, -3000.0 * 0.577_35)])
+                .unwrap(),
+        )
+        .id();
+    let slider = ball(&mut app, v(0.0, 5.0), v(0.0, -64.0), Response::Slide);
+    let mut kinds = Vec::new();
+    for _ in 0..60 {
+        for e in tick(&mut app) {
+            if e.entity == slider || e.other == slider {
+                kinds.push(e.kind);
+            }
+        }
+        app.world_mut().get_mut::<Velocity>(slider).unwrap().0.y -= 64.0;
+    }
+    assert_eq!(kinds, vec![CollisionKind::Started], "{kinds:?}");
+    assert!(app.world().resource::<Contacts>().contains(slider, slope));
+    // It slid far down the slope, on it.
+    let p = place(&app, slider);
+    assert!(p.x > 500.0, "{p}");
+    assert_close(p.dot(v(0.5, 0.866_025_4)), 1.0, 1e-2, "on the slope");
+}

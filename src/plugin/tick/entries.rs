@@ -49,8 +49,11 @@ const PIECE: u32 = 1 << 26;
 /// [`Entry::flags`]: a piece of a responder's path that is not its last: the queries, which
 /// see where the tick left each collider, skip it.
 const PASSED: u32 = 1 << 25;
+/// [`Entry::flags`]: a responder that slides or stops: it keeps its contacts with solids
+/// while rounding places it a hair off them (see [`Entry::holds`]).
+const HOLDS: u32 = 1 << 24;
 /// The bits of the edge (or piece) number.
-const EDGE: u32 = (1 << 25) - 1;
+const EDGE: u32 = (1 << 24) - 1;
 
 impl Entry {
     /// An entry without its path (set by [`Entries::push`]): the edge of a polyline
@@ -73,18 +76,33 @@ impl Entry {
         }
     }
 
-    /// The same entry, marked with what it does to hits: answers them, blocks nothing, blocks
-    /// one way.
+    /// The same entry, marked with what it does to hits: answers them (and keeps its
+    /// contacts, sliding or stopped), blocks nothing, blocks one way.
     #[must_use]
-    pub(crate) fn with_role(self, responder: bool, sensor: bool, one_way: bool) -> Self {
+    pub(crate) fn with_role(
+        self,
+        responder: bool,
+        holds: bool,
+        sensor: bool,
+        one_way: bool,
+    ) -> Self {
         let flag = |on: bool, bit: u32| if on { bit } else { 0 };
         Self {
             flags: self.flags
                 | flag(responder, RESPONDER)
+                | flag(responder && holds, HOLDS)
                 | flag(sensor, SENSOR)
                 | flag(one_way, ONE_WAY),
             ..self
         }
+    }
+
+    /// A responder that slides or stops, against a solid: its contact is found with its
+    /// shape grown by a hair ([`HOLD`]), so that sliding along the solid, placed by `f32`
+    /// arithmetic a rounding error off it or into it, it stays in contact.
+    #[inline]
+    pub(crate) fn held_with(&self, other: &Entry) -> bool {
+        self.flags & HOLDS != 0 && other.blocks()
     }
 
     /// Piece `number` of this responder's path; `last` if the path ends with it.
@@ -463,6 +481,13 @@ impl<'a> TickEntries<'a> {
             None => witness(&self.path(a), &self.path(b), time, separating),
         }
     }
+}
+
+/// How much a sliding or stopped responder is grown for its contacts with solids: `2^-18` of
+/// its largest coordinate (about 64 ulps of it), at least `2^-18`.
+pub(crate) fn hold_margin(path: &ShapePath) -> f32 {
+    let b = path.swept_bounds();
+    b.min.abs().max(b.max.abs()).max_element().max(1.0) * (1.0 / (1 << 18) as f32)
 }
 
 /// `path`, which runs over the window `own` of the tick, over the part `window` of it (each

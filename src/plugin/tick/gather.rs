@@ -300,8 +300,9 @@ fn gather_one(
     } else {
         transform.and_then(|(_, parent)| lookup.body_above(parent?.parent()))
     };
+    let holds = matches!(response, Some(Response::Slide | Response::Stop));
     let entry = Entry::new(entity, *layers, swept.body, None, motion.continues)
-        .with_role(responder, sensor, one_way);
+        .with_role(responder, holds, sensor, one_way);
     motion.push(collider, swept, entry, local);
 }
 

@@ -9,14 +9,15 @@
 //! `narrow_phase_tasks`.
 
 use super::broad::CandidatePairs;
-use super::entries::{Entry, Slot, TickEntries};
+use super::entries::{Entry, Slot, TickEntries, hold_margin};
 use super::gather::Motions;
+use super::gather::grown;
 use super::parts::{reset, run_parts};
 use super::respond::Responders;
 use super::rest::RestingColliders;
 use crate::SweepSettings;
 use crate::geometry::robust::expansions;
-use crate::narrow::{PointBoxBatch, contact_intervals_of_valid, point_box_relative};
+use crate::narrow::{PointBoxBatch, ShapePath, contact_intervals_of_valid, point_box_relative};
 use crate::plugin::SweepStats;
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
@@ -169,17 +170,18 @@ pub(crate) fn narrow_phase(
     };
     let pairs = candidates.parts();
     let spans = &mut *spans;
-    // A part per part of the pairs, one for the responders' hits, one for the merge.
-    spans.count = pairs.len() + 2;
+    // A part per part of the pairs, one for the responders' bounces, one for their other
+    // hits, one for the merge.
+    spans.count = pairs.len() + 3;
     reset(&mut spans.parts, spans.count, SpanPart::clear);
     let tasks = run_parts(&settings, &mut spans.parts[..pairs.len()], |p, out| {
         solve(entries, &pairs[p], out);
     });
-    let answered = &mut spans.parts[pairs.len()];
-    for &(piece, solid, time) in &responders.hits {
-        answered.push(entries, piece, solid, &[[time, time]]);
+    for &(piece, solid, time, bounce) in &responders.hits {
+        let part = pairs.len() + usize::from(!bounce);
+        spans.parts[part].push(entries, piece, solid, &[[time, time]]);
     }
-    spans.merge_chains(entries);
+    spans.merge_chains(entries, pairs.len() as u32);
     let parts = spans.parts();
     stats.touching_pairs = parts.iter().map(|p| p.touching.len()).sum();
     stats.exact_pairs = parts.iter().map(|p| p.exact).sum();
@@ -200,7 +202,7 @@ fn solve(entries: TickEntries, pairs: &[(Slot, Slot)], out: &mut SpanPart) {
             continue;
         }
         let (ea, eb) = (entries.entry(a), entries.entry(b));
-        if ea.is_piece() || eb.is_piece() {
+        if ea.is_piece() || eb.is_piece() || ea.held_with(eb) || eb.held_with(ea) {
             solve_pieces(entries, a, b, out);
             continue;
         }
@@ -233,11 +235,22 @@ fn solve(entries: TickEntries, pairs: &[(Slot, Slot)], out: &mut SpanPart) {
 }
 
 /// A pair with a piece of a responder's path: solved over the part of the tick both cover,
-/// its intervals taken back to the tick's time.
+/// its intervals taken back to the tick's time. A sliding or stopped responder against a
+/// solid is grown by a hair ([`hold_margin`]) first.
 fn solve_pieces(entries: TickEntries, a: Slot, b: Slot, out: &mut SpanPart) {
-    let Some((pa, pb, [w0, w1])) = entries.pair(a, b) else {
+    let Some((mut pa, mut pb, [w0, w1])) = entries.pair(a, b) else {
         return;
     };
+    let (ea, eb) = (entries.entry(a), entries.entry(b));
+    let hold = |path: &ShapePath| {
+        let by = hold_margin(path);
+        ShapePath::between(grown(path.at(0.0), by), grown(path.at(1.0), by)).unwrap_or(*path)
+    };
+    if ea.held_with(eb) {
+        pa = hold(&pa);
+    } else if eb.held_with(ea) {
+        pb = hold(&pb);
+    }
     let mut intervals = contact_intervals_of_valid(&pa, &pb);
     if intervals.is_empty() {
         return;
@@ -255,7 +268,7 @@ impl ContactSpans {
     /// time is no gap (contact passing from one edge to the next through their shared vertex
     /// ends on one and starts on the other at the same moment, up to the two solvers'
     /// rounding), and the edge pairs kept as the sources of the contact's places.
-    fn merge_chains(&mut self, entries: TickEntries) {
+    fn merge_chains(&mut self, entries: TickEntries, bounces: u32) {
         let last = self.count - 1;
         let (parts, merged) = self.parts.split_at_mut(last);
         let merged = &mut merged[0];
@@ -293,11 +306,24 @@ impl ContactSpans {
             let united = unite(&mut merged.spans[first..]);
             merged.spans.truncate(first + united);
             // A responder's bounce is an instant: its place, computed in `f32`, may overlap
-            // the solid by a rounding error, which the kernels see as a contact of a few ulps.
+            // the solid by a rounding error, which the kernels see as a contact of a few ulps
+            // of time, or more where it comes in slowly. A short contact around an answered
+            // bounce is that bounce.
             let piece = |slot| entries.entry(slot).is_piece();
             if group.iter().any(|c| piece(c.a) || piece(c.b)) {
+                let parts = &*parts;
+                let bounced = |span: &[f32; 2]| {
+                    group.iter().filter(|c| c.part == bounces).find_map(|c| {
+                        let [t, _] = parts[c.part as usize].spans(c.spans)[0];
+                        (span[0] <= t && t <= span[1]).then_some(t)
+                    })
+                };
                 for span in &mut merged.spans[first..] {
-                    if span[1] - span[0] <= INSTANT {
+                    if span[1] - span[0] <= BOUNCE
+                        && let Some(t) = bounced(span)
+                    {
+                        *span = [t, t];
+                    } else if span[1] - span[0] <= INSTANT {
                         span[1] = span[0];
                     }
                 }
@@ -315,6 +341,10 @@ impl ContactSpans {
 /// A contact of a responder's piece no longer than this (a fraction of the tick, about a
 /// hundred ulps of time) is an instant: the rounding of its place at a bounce.
 const INSTANT: f32 = 1e-5;
+
+/// A contact no longer than this (a fraction of the tick) around one of a responder's
+/// answered bounces is that bounce.
+const BOUNCE: f32 = 1e-3;
 
 /// Unites sorted intervals in place, a gap of a few ulps of time being no gap; returns how
 /// many there are.

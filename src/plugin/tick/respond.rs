@@ -55,10 +55,11 @@ pub(crate) struct Responders {
     parts: Vec<Vec<Answer>>,
     /// Each [`OneWay`] collider's direction in the world at the end of the tick.
     pub(crate) one_way: EntityHashMap<Vec2>,
-    /// The hits answered in this tick: the piece that meets the solid, the solid, and when.
-    /// The narrow phase adds them to the pairs' contacts: the place of a bounce is computed
-    /// in `f32`, and may be a rounding error short of the solid.
-    pub(crate) hits: Vec<(Slot, Slot, f32)>,
+    /// The hits answered in this tick: the piece that meets the solid, the solid, when, and
+    /// whether it bounced. The narrow phase adds them to the pairs' contacts: the place of a
+    /// bounce is computed in `f32`, and may be a rounding error short of the solid (or into
+    /// it, which the kernels see as a contact of a few ulps of time: a bounce is an instant).
+    pub(crate) hits: Vec<(Slot, Slot, f32, bool)>,
 }
 
 /// How the tick went for one responder that hit something.
@@ -78,6 +79,8 @@ struct Answer {
     normals: Vec<Vec2>,
     /// Each hit: the piece that meets the solid, the solid, and when.
     contacts: Vec<(usize, Slot, f32)>,
+    /// It bounces (its hits are instants).
+    bounces: bool,
 }
 
 /// How a responder answers, as the phase needs it.
@@ -250,7 +253,7 @@ pub(crate) fn respond(
         let slots = put_pieces(&mut motions, answer);
         for &(piece, solid, time) in &answer.contacts {
             if let Some(Some(slot)) = slots.get(piece) {
-                hits_found.push((Slot::swept(*slot), solid, time));
+                hits_found.push((Slot::swept(*slot), solid, time, answer.bounces));
             }
         }
         let Ok((mut transform, mut velocity, mut swept, response, character)) =
@@ -426,6 +429,7 @@ fn answer(i: u32, ask: &Ask, world: World) -> Option<Answer> {
         hit,
         normals,
         contacts,
+        bounces: matches!(ask.answering, Answering::Bounce(_)),
     })
 }
 
@@ -459,6 +463,8 @@ struct Hit {
 fn first_block(ask: &Ask, sub: &ShapePath, t: f32, world: World) -> Option<Hit> {
     let (mover, path) = (&ask.entry, &ask.path);
     let bounds = inflate(sub.swept_bounds());
+    // Rounding's share of a motion over the path: a few ulps of its coordinates.
+    let noise = bounds.min.abs().max(bounds.max.abs()).max_element() * (1.0 / (1 << 21) as f32);
     let mut best: Option<(f32, Entity, u32, Hit)> = None;
     let mut consider = |slot: Slot| {
         let solid = world.entries.entry(slot);
@@ -489,8 +495,9 @@ fn first_block(ask: &Ask, sub: &ShapePath, t: f32, world: World) -> Option<Hit> 
             let w = witness(sub, &along, s, false);
             let relative = w.relative_motion;
             let normal = direction.unwrap_or(w.normal);
-            // Into the solid, beyond rounding (sliding along it is not).
-            let into = relative.dot(normal) < -1e-5 * relative.length()
+            // Into the solid, beyond rounding (sliding along it is not, nor moving with it:
+            // a relative motion of a few ulps of the coordinates is rounding's).
+            let into = relative.dot(normal) < -(1e-5 * relative.length() + noise)
                 && direction.is_none_or(|d| relative.dot(d) < 0.0);
             if !into {
                 continue;
@@ -573,7 +580,7 @@ fn push_out(ask: &Ask, end: &mut Shape, world: World) -> bool {
         };
         // A little past the depth, so that rounding leaves it outside.
         let c = center_of(end);
-        let margin = (c.abs().max_element() + depth) * (1.0 / (1 << 18) as f32) + 1e-6;
+        let margin = (c.abs().max_element() + depth) * (1.0 / (1 << 22) as f32) + 1e-7;
         let step = (depth + margin).min(budget);
         if step.is_nan() || step <= 0.0 {
             break;
