@@ -203,7 +203,7 @@ fn solve(entries: TickEntries, pairs: &[(Slot, Slot)], out: &mut SpanPart) {
         }
         let (ea, eb) = (entries.entry(a), entries.entry(b));
         if ea.is_piece() || eb.is_piece() || ea.held_with(eb) || eb.held_with(ea) {
-            solve_pieces(entries, a, b, out);
+            solve_windowed(entries, a, b, out);
             continue;
         }
         let (pa, pb) = (entries.path(a), entries.path(b));
@@ -234,10 +234,10 @@ fn solve(entries: TickEntries, pairs: &[(Slot, Slot)], out: &mut SpanPart) {
     out.exact = (expansions() - before) as usize;
 }
 
-/// A pair with a piece of a responder's path: solved over the part of the tick both cover,
-/// its intervals taken back to the tick's time. A sliding or stopped responder against a
-/// solid is grown by a hair ([`hold_margin`]) first.
-fn solve_pieces(entries: TickEntries, a: Slot, b: Slot, out: &mut SpanPart) {
+/// A pair with a responder: solved over the part of the tick both cover (a piece of a
+/// responder's path covers a window of it), its intervals taken back to the tick's time. A
+/// sliding or stopped responder against a solid is grown by a hair ([`hold_margin`]) first.
+fn solve_windowed(entries: TickEntries, a: Slot, b: Slot, out: &mut SpanPart) {
     let Some((mut pa, mut pb, [w0, w1])) = entries.pair(a, b) else {
         return;
     };

@@ -361,10 +361,9 @@ fn answer(i: u32, ask: &Ask, world: World) -> Option<Answer> {
             pieces.push(([t, 1.0], start, start));
             break;
         }
-        let end = translated(
-            &path.at(1.0),
-            offset + (velocity - straight) * (1.0 - t) * dt,
-        );
+        let end = path
+            .at(1.0)
+            .translated(offset + (velocity - straight) * (1.0 - t) * dt);
         let Some(sub) = ShapePath::between(start, end).filter(ShapePath::is_valid) else {
             pieces.push(([t, 1.0], start, start));
             break;
@@ -586,13 +585,8 @@ fn push_out(ask: &Ask, end: &mut Shape, world: World) -> bool {
             break;
         }
         budget -= step;
-        *end = translated(end, direction * step);
+        *end = end.translated(direction * step);
         moved = true;
     }
     moved
-}
-
-/// `shape` moved by `by`.
-fn translated(shape: &Shape, by: Vec2) -> Shape {
-    shape.translated(by)
 }
