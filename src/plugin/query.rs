@@ -350,12 +350,27 @@ impl SweepQuery<'_> {
         filter: &QueryFilter,
         skip: &[Entity],
     ) -> Option<ShapeCastHit> {
+        self.cast_touching(shape, start, end, options, filter, skip)
+            .0
+    }
+
+    /// [`cast_skipping`](Self::cast_skipping), and whether the shape touches (or overlaps)
+    /// something that blocks at the start.
+    fn cast_touching(
+        &self,
+        shape: &Collider,
+        start: Isometry2d,
+        end: Isometry2d,
+        options: &CastOptions,
+        filter: &QueryFilter,
+        skip: &[Entity],
+    ) -> (Option<ShapeCastHit>, bool) {
         if shape.problem().is_some() {
-            return None;
+            return (None, false);
         }
         let (p0, p1) = (plane_of_isometry(start), plane_of_isometry(end));
         if !(p0.is_finite() && p1.is_finite()) {
-            return None;
+            return (None, false);
         }
         if shape.is_polyline() {
             let paths: Vec<ShapePath> = shape
@@ -368,21 +383,26 @@ impl SweepQuery<'_> {
                 .collect();
             return self.cast_paths(&paths, options, filter, skip);
         }
-        let path = ShapePath::between(shape.shape_in(&p0), shape.shape_in(&p1))
-            .filter(ShapePath::is_valid)?;
-        self.cast_paths(core::slice::from_ref(&path), options, filter, skip)
+        match ShapePath::between(shape.shape_in(&p0), shape.shape_in(&p1))
+            .filter(ShapePath::is_valid)
+        {
+            Some(path) => self.cast_paths(core::slice::from_ref(&path), options, filter, skip),
+            None => (None, false),
+        }
     }
 
     /// The first hit of any of `paths` (the pieces of one moving shape), leaving out `skip`
-    /// besides what `filter` does (without building a set for a few entities).
+    /// besides what `filter` does (without building a set for a few entities); and whether
+    /// the shape touches (or overlaps) a collider that blocks at the start, hit or not.
     fn cast_paths(
         &self,
         paths: &[ShapePath],
         options: &CastOptions,
         filter: &QueryFilter,
         skip: &[Entity],
-    ) -> Option<ShapeCastHit> {
+    ) -> (Option<ShapeCastHit>, bool) {
         let mut best: Option<(f32, Entity, ShapePath, ShapePath)> = None;
+        let mut touched = false;
         for path in paths {
             let bounds = path.swept_bounds();
             for group in self.snapshot.groups() {
@@ -402,24 +422,21 @@ impl SweepQuery<'_> {
                         None
                     };
                     for &[t, _] in contact_intervals(path, &target).iter() {
+                        touched |= t == 0.0 && one_way.is_none() && body.blocks();
                         if best.is_some_and(|(bt, be, ..)| (bt, be) < (t, body.entity)) {
                             return;
                         }
-                        let leaving = |n: Vec2| {
+                        let starts_touching = options.ignore_touching_leaving && t == 0.0;
+                        if one_way.is_some() || starts_touching {
                             let w = witness(path, &target, t, false);
-                            w.relative_motion.dot(n) >= -1e-5 * w.relative_motion.length()
-                        };
-                        // Moving against a one-way direction only.
-                        if let Some(d) = one_way
-                            && leaving(d)
-                        {
-                            continue;
-                        }
-                        if options.ignore_touching_leaving
-                            && t == 0.0
-                            && leaving(witness(path, &target, 0.0, false).normal)
-                        {
-                            continue;
+                            let motion = w.relative_motion;
+                            let leaving = |n: Vec2| motion.dot(n) >= -1e-5 * motion.length();
+                            // Moving against a one-way direction only; moving away from (or
+                            // along) what it starts touching is no hit.
+                            if one_way.is_some_and(leaving) || starts_touching && leaving(w.normal)
+                            {
+                                continue;
+                            }
                         }
                         best = Some((t, body.entity, *path, target));
                         return;
@@ -427,7 +444,7 @@ impl SweepQuery<'_> {
                 });
             }
         }
-        best.map(|(time, entity, path, target)| {
+        let hit = best.map(|(time, entity, path, target)| {
             let w = witness(&path, &target, time, false);
             ShapeCastHit {
                 entity,
@@ -435,7 +452,8 @@ impl SweepQuery<'_> {
                 point: w.point,
                 normal: w.normal,
             }
-        })
+        });
+        (hit, touched)
     }
 
     /// Whether `body` blocks a mover on `path` (for moves that only blocking colliders stop).
@@ -601,16 +619,24 @@ impl SweepQuery<'_> {
         };
         let pose = |p: Vec2| Isometry2d::new(p, start.rotation);
         let mut at = start.translation;
-        if config.depenetrate {
+        // Out of what it starts inside, the shortest way: `true` if it moved.
+        let mut push_out = |at: &mut Vec2| {
+            let before = *at;
             for _ in 0..4 {
-                let Some(p) = self.deepest(shape, pose(at), filter, true, skip) else {
+                let Some(p) = self.deepest(shape, pose(*at), filter, true, skip) else {
                     break;
                 };
-                let margin = (at.abs().max_element() + p.depth) * (1.0 / (1 << 18) as f32);
-                let push = p.direction * (p.depth + margin + 1e-6);
-                at += push;
-                out.pushed += push;
+                let margin = (at.abs().max_element() + p.depth) * (1.0 / (1 << 22) as f32);
+                *at += p.direction * (p.depth + margin + 1e-7);
             }
+            out.pushed += *at - before;
+            *at != before
+        };
+        // Looked for only if the first cast finds it touching something at the start (a
+        // shape inside something touches it): most moves start a skin away from everything.
+        let mut depenetrate = config.depenetrate;
+        if depenetrate && motion == Vec2::ZERO {
+            push_out(&mut at);
         }
         let options = CastOptions {
             ignore_touching_leaving: true,
@@ -623,15 +649,24 @@ impl SweepQuery<'_> {
         };
         let mut remaining = motion;
         let mut last_normal: Option<Vec2> = None;
-        for _ in 0..config.max_slides.max(1) {
+        let mut slides = 0;
+        while slides < config.max_slides.max(1) {
             let length = remaining.length();
             if length.is_nan() || length <= 1e-9 * (1.0 + at.abs().max_element()) {
                 remaining = Vec2::ZERO;
                 break;
             }
             let to = at + remaining;
-            let Some(hit) = self.cast_skipping(shape, pose(at), pose(to), &options, filter, skip)
-            else {
+            let (hit, touched) =
+                self.cast_touching(shape, pose(at), pose(to), &options, filter, skip);
+            if depenetrate {
+                depenetrate = false;
+                if touched && push_out(&mut at) {
+                    continue;
+                }
+            }
+            slides += 1;
+            let Some(hit) = hit else {
                 at = to;
                 remaining = Vec2::ZERO;
                 break;
@@ -665,9 +700,11 @@ impl SweepQuery<'_> {
             }
             last_normal = Some(hit.normal);
         }
-        out.translation = at;
-        out.remaining = remaining;
-        out
+        MoveAndSlideOutput {
+            translation: at,
+            remaining,
+            ..out
+        }
     }
 
     /// `true` if some blocking collider (not a sensor, not a responder) lies within
