@@ -189,21 +189,15 @@ fn one_warning_per_unusable_collider_naming_it() {
         app.update();
         crossed += app.world().resource::<SweepStats>().events;
     }
-    let warnings = WARNINGS.lock().unwrap()[before..].to_vec();
-    assert_eq!(warnings.len(), 4, "{warnings:?}");
-    for (entity, word) in [
-        (thin, "radius"),
-        (flat_rectangle, "half extent"),
-        (dart, "convex"),
-        (repeated, "repeated"),
-    ] {
-        let about: Vec<_> = warnings
-            .iter()
-            .filter(|w| w.contains(&entity.to_string()))
-            .collect();
-        assert_eq!(about.len(), 1, "{entity}: {warnings:?}");
-        assert!(about[0].contains(word), "{entity}: {warnings:?}");
-    }
+    one_warning_each(
+        &WARNINGS.lock().unwrap()[before..],
+        &[
+            (thin, "radius"),
+            (flat_rectangle, "half extent"),
+            (dart, "convex"),
+            (repeated, "repeated"),
+        ],
+    );
     let skipped = app.world().resource::<SkippedColliders>();
     for (entity, reason) in [
         (thin, SkipReason::NonPositiveSize),
@@ -254,13 +248,26 @@ fn one_warning_per_unusable_collider_naming_it() {
     for _ in 0..5 {
         app.update();
     }
-    let warnings = WARNINGS.lock().unwrap()[before..].to_vec();
-    assert_eq!(warnings.len(), 3, "{warnings:?}");
-    for (entity, word) in [
-        (negative, "restitution"),
-        (unmoved, "Velocity"),
-        (sloppy, "skin"),
-    ] {
+    one_warning_each(
+        &WARNINGS.lock().unwrap()[before..],
+        &[
+            (negative, "restitution"),
+            (unmoved, "Velocity"),
+            (sloppy, "skin"),
+        ],
+    );
+    let skipped = app.world().resource::<SkippedColliders>();
+    assert_eq!(
+        skipped.reason(negative),
+        Some(SkipReason::InvalidRestitution)
+    );
+    assert!(skipped.reason(unmoved).is_none() && skipped.reason(sloppy).is_none());
+}
+
+/// `warnings` are one for each of `expected`: naming its entity and saying its word.
+fn one_warning_each(warnings: &[String], expected: &[(Entity, &str)]) {
+    assert_eq!(warnings.len(), expected.len(), "{warnings:?}");
+    for &(entity, word) in expected {
         let about: Vec<_> = warnings
             .iter()
             .filter(|w| w.contains(&entity.to_string()))
@@ -268,10 +275,4 @@ fn one_warning_per_unusable_collider_naming_it() {
         assert_eq!(about.len(), 1, "{entity}: {warnings:?}");
         assert!(about[0].contains(word), "{entity}: {warnings:?}");
     }
-    let skipped = app.world().resource::<SkippedColliders>();
-    assert_eq!(
-        skipped.reason(negative),
-        Some(SkipReason::InvalidRestitution)
-    );
-    assert!(skipped.reason(unmoved).is_none() && skipped.reason(sloppy).is_none());
 }
