@@ -4,4 +4,5 @@
 #[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
 mod common;
 mod kernels;
+#[cfg(feature = "plugin")]
 mod plugin;
