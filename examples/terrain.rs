@@ -29,11 +29,14 @@ use bevy::prelude::*;
 use bevy_sweep::prelude::*;
 use scripted::ScriptedRun;
 
-/// Layers: the hills, the hero, bullets, drifting props.
-const HILLS: u32 = 1 << 0;
-const HERO: u32 = 1 << 1;
-const BULLET: u32 = 1 << 2;
-const PROP: u32 = 1 << 3;
+/// The collision layers: the hills, the hero, bullets, drifting props.
+#[derive(CollisionLayer)]
+enum Layer {
+    Hills,
+    Hero,
+    Bullet,
+    Prop,
+}
 
 const GRAVITY: f32 = -900.0;
 const WALK: f32 = 220.0;
@@ -111,7 +114,7 @@ fn setup(mut commands: Commands) {
         .collect();
     commands.spawn((
         Collider::polyline(&points).expect("finite points"),
-        CollisionLayers::new(HILLS, HERO | BULLET | PROP),
+        CollisionLayers::new(Layer::Hills, [Layer::Hero, Layer::Bullet, Layer::Prop]),
         Hills(points),
         Struck::default(),
     ));
@@ -122,7 +125,7 @@ fn setup(mut commands: Commands) {
             Hero,
             CollidingEntities::default(),
             hero_shape(),
-            CollisionLayers::new(HERO, HILLS | BULLET | PROP),
+            CollisionLayers::new(Layer::Hero, [Layer::Hills, Layer::Bullet, Layer::Prop]),
             KinematicCharacter {
                 step_height: 8.0,
                 ..default()
@@ -134,7 +137,7 @@ fn setup(mut commands: Commands) {
             hero.spawn((
                 Collider::rectangle(Vec2::new(8.0, 3.0)),
                 Transform::from_xyz(0.0, -27.0, 0.0),
-                CollisionLayers::new(HERO, HILLS | PROP),
+                CollisionLayers::new(Layer::Hero, [Layer::Hills, Layer::Prop]),
                 Sensor,
             ));
         });
@@ -154,7 +157,7 @@ fn setup(mut commands: Commands) {
         };
         commands.spawn((
             collider,
-            CollisionLayers::new(PROP, HILLS | HERO | BULLET),
+            CollisionLayers::new(Layer::Prop, [Layer::Hills, Layer::Hero, Layer::Bullet]),
             Transform::from_xyz(x, 120.0 + 40.0 * (k % 3) as f32, 0.0),
             Velocity(Vec2::new(if k % 2 == 0 { 70.0 } else { -55.0 }, 0.0)),
             AngularVelocity(if k % 3 == 0 { 1.5 } else { -2.2 }),
@@ -215,7 +218,7 @@ fn fire(mut commands: Commands, mut tally: ResMut<Tally>, mut k: Local<u32>) {
         // Bullets report what they hit and never block the hero's moves.
         Sensor,
         Collider::point(),
-        CollisionLayers::new(BULLET, HILLS | HERO | PROP),
+        CollisionLayers::new(Layer::Bullet, [Layer::Hills, Layer::Hero, Layer::Prop]),
         Transform::from_xyz(x, 340.0, 0.0),
         Velocity(Vec2::new(slant, -1.0).normalize() * BULLET_SPEED),
     ));

@@ -2,7 +2,7 @@
 
 use crate::SweepSettings;
 use crate::narrow::Shape;
-use crate::plugin::{Collider, CollisionEvent, CollisionKind, SweptPath};
+use crate::plugin::{Collider, ColliderDisabled, CollisionEvent, CollisionKind, SweptPath};
 use bevy::app::{App, Plugin, Update};
 use bevy::color::{Alpha, Color, Mix};
 use bevy::ecs::prelude::*;
@@ -162,7 +162,7 @@ fn vertices(shape: &Shape) -> Vec<Vec2> {
 fn draw(
     mut gizmos: Gizmos<SweepGizmos>,
     sweep: Res<SweepSettings>,
-    paths: Query<(&SweptPath, &Collider)>,
+    paths: Query<(&SweptPath, &Collider), Without<ColliderDisabled>>,
     recent: Res<RecentContacts>,
     time: Res<Time<Real>>,
 ) {

@@ -68,8 +68,9 @@ pub use plugin::{SweepDiagnosticsPlugin, SweepPlugin, SweepSettings, SweepSystem
 #[cfg(feature = "plugin")]
 pub mod components {
     pub use crate::plugin::{
-        AngularVelocity, Body, CharacterState, Collider, CollidingEntities, CollisionLayers,
-        KinematicCharacter, OneWay, Response, Sensor, SweptPath, Teleport, Velocity,
+        AngularVelocity, Body, CharacterState, Collider, ColliderDisabled, CollidingEntities,
+        CollisionLayer, CollisionLayers, KinematicCharacter, LayerMask, OneWay, Response, Sensor,
+        SweptPath, Teleport, Velocity,
     };
 }
 

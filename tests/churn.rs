@@ -100,8 +100,8 @@ struct Scene {
 /// themselves, and nothing.
 const LAYERS: [CollisionLayers; 4] = [
     CollisionLayers::ALL,
-    CollisionLayers::new(1, 2),
-    CollisionLayers::new(2, 1),
+    CollisionLayers::from_bits(1, 2),
+    CollisionLayers::from_bits(2, 1),
     CollisionLayers::NONE,
 ];
 

@@ -25,8 +25,8 @@ use bevy::state::app::StatesPlugin;
 use bevy_sweep::prelude::*;
 use common::fixed_tick_app;
 use rules::{
-    BLADE_LAYER, BladeInput, COMBO_BONUS_SECONDS, Cut, FORBIDDEN_PENALTY_SECONDS, Game, LINE_LAYER,
-    Line, MAX_PUSH, Mode, PIECE_LIFETIME, Piece, ROUND_SECONDS, RoundOver, RulesPlugin, Screen,
+    BladeInput, COMBO_BONUS_SECONDS, Cut, FORBIDDEN_PENALTY_SECONDS, Game, Line, MAX_PUSH, Mode,
+    PIECE_LIFETIME, Piece, ROUND_SECONDS, RoundOver, RulesPlugin, Screen, line_layers,
 };
 
 #[derive(Resource, Default)]
@@ -85,7 +85,7 @@ fn line(app: &mut App, a: Vec2, b: Vec2, velocity: Vec2, forbidden: bool) -> Ent
                 stretch: [Vec2::ZERO; 2],
             },
             Collider::segment(a - center, b - center),
-            CollisionLayers::new(LINE_LAYER, BLADE_LAYER),
+            line_layers(),
             Transform::from_translation(center.extend(0.0)),
             Velocity(velocity),
             AngularVelocity(0.0),
@@ -271,13 +271,9 @@ fn uncut_lines_that_leave_are_misses_and_forbidden_cuts_cost_a_life() {
     // Its pieces cannot be cut again.
     let mut red = app
         .world_mut()
-        .query_filtered::<&CollisionLayers, With<Piece>>();
-    let layers: Vec<CollisionLayers> = red.iter(app.world()).copied().collect();
-    assert_eq!(layers.len(), 2);
-    assert!(
-        layers.iter().all(|l| *l == CollisionLayers::NONE),
-        "{layers:?}"
-    );
+        .query_filtered::<Has<ColliderDisabled>, With<Piece>>();
+    let disabled: Vec<bool> = red.iter(app.world()).collect();
+    assert_eq!(disabled, [true, true]);
 }
 
 /// Lives run out: the round ends with its numbers, the best is kept, and a new round starts

@@ -1041,7 +1041,7 @@ fn project_point_in_an_empty_world_finds_nothing() {
 // shape_hits and any_hit.
 
 #[test]
-fn shape_hits_match_brute_force_for_rectangles_and_polygons() {
+fn shape_hits_match_brute_force_for_rectangles_polygons_and_polylines() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x5A1E);
     let (mut hit_sets, mut empty_sets) = (0, 0);
     for _ in 0..8 {
@@ -1063,7 +1063,7 @@ fn shape_hits_match_brute_force_for_rectangles_and_polygons() {
                 Vec2::new(rng.random_range(-18.0..18.0), rng.random_range(-18.0..18.0))
             };
             let angle = rng.random_range(-3.0..3.0);
-            let probe = if q % 2 == 0 {
+            let probe = if q % 3 == 0 {
                 placed(
                     Collider::rectangle(Vec2::new(
                         rng.random_range(0.2..4.0),
@@ -1072,7 +1072,7 @@ fn shape_hits_match_brute_force_for_rectangles_and_polygons() {
                     center,
                     angle,
                 )
-            } else {
+            } else if q % 3 == 1 {
                 let n = rng.random_range(3..=8);
                 let vertices = random_convex(&mut rng, n);
                 placed(
@@ -1080,13 +1080,26 @@ fn shape_hits_match_brute_force_for_rectangles_and_polygons() {
                     center,
                     angle,
                 )
+            } else {
+                // A zigzag of 2 to 5 edges, 1 to 6 units each.
+                let mut points = vec![Vec2::ZERO];
+                for k in 0..rng.random_range(2..=5) {
+                    let step = Vec2::from_angle(rng.random_range(-1.2..1.2) + k as f32 * 0.3);
+                    points.push(points[k] + step * rng.random_range(1.0..6.0));
+                }
+                placed(Collider::polyline(&points).expect("finite"), center, angle)
             };
-            let shape = probe
-                .collider
-                .world_shape(&probe.transform)
-                .expect("not a polyline");
-            let probe_shape = &probe.solid.0[0];
-            let gaps: Vec<f64> = scene.iter().map(|p| p.solid.gap(probe_shape)).collect();
+            let shape = &probe.collider;
+            let pose = Isometry2d::new(center, Rot2::radians(angle));
+            // The probe's pieces (a polyline's edges) against each collider's.
+            let gaps: Vec<f64> = scene
+                .iter()
+                .map(|p| {
+                    (probe.solid.0.iter())
+                        .map(|piece| p.solid.gap(piece))
+                        .fold(f64::INFINITY, f64::min)
+                })
+                .collect();
             // Leave out probes that graze a collider: rounding decides those.
             if gaps.iter().any(|g| g.abs() < 1e-4) {
                 continue;
@@ -1097,14 +1110,16 @@ fn shape_hits_match_brute_force_for_rectangles_and_polygons() {
                 .collect();
             expected.sort();
             let filter = QueryFilter::default();
-            with_query(&mut app, |sq| sq.shape_hits(shape, &filter, &mut hits));
+            with_query(&mut app, |sq| {
+                sq.shape_hits(shape, pose, &filter, &mut hits);
+            });
             let mut got = hits.clone();
             got.sort();
             let listed = got.len();
             got.dedup();
             assert_eq!(listed, got.len(), "a collider listed twice: {hits:?}");
             assert_eq!(got, expected, "probe {shape:?}: gaps {gaps:?}");
-            let any = with_query(&mut app, |sq| sq.any_hit(shape, &filter));
+            let any = with_query(&mut app, |sq| sq.any_hit(shape, pose, &filter));
             assert_eq!(any, !expected.is_empty(), "probe {shape:?}");
             if expected.is_empty() {
                 empty_sets += 1;
@@ -1114,11 +1129,13 @@ fn shape_hits_match_brute_force_for_rectangles_and_polygons() {
             // Excluding one of them.
             if let Some(&first) = expected.first() {
                 let filter = QueryFilter::default().excluding(first);
-                with_query(&mut app, |sq| sq.shape_hits(shape, &filter, &mut hits));
+                with_query(&mut app, |sq| {
+                    sq.shape_hits(shape, pose, &filter, &mut hits);
+                });
                 let mut got = hits.clone();
                 got.sort();
                 assert_eq!(got, expected[1..], "probe {shape:?} without {first}");
-                let any = with_query(&mut app, |sq| sq.any_hit(shape, &filter));
+                let any = with_query(&mut app, |sq| sq.any_hit(shape, pose, &filter));
                 assert_eq!(any, expected.len() > 1);
             }
         }
@@ -1143,14 +1160,11 @@ fn a_polyline_crossed_on_many_edges_is_listed_once() {
         .id();
     tick(&mut app);
     // A long thin rectangle along the zigzag, turned a little: it crosses every edge.
-    let long = Collider::rectangle(Vec2::new(9.0, 0.1))
-        .world_shape(
-            &Transform::from_xyz(10.0, 0.0, 0.0).with_rotation(Quat::from_rotation_z(0.02)),
-        )
-        .expect("a shape");
+    let long = Collider::rectangle(Vec2::new(9.0, 0.1));
+    let turned = Isometry2d::new(Vec2::new(10.0, 0.0), Rot2::radians(0.02));
     let mut hits = Vec::new();
     with_query(&mut app, |q| {
-        q.shape_hits(long, &QueryFilter::default(), &mut hits);
+        q.shape_hits(&long, turned, &QueryFilter::default(), &mut hits);
     });
     hits.sort();
     let mut expected = vec![zigzag, other];
@@ -1162,24 +1176,46 @@ fn a_polyline_crossed_on_many_edges_is_listed_once() {
         Vec2::new(2.0, -0.2),
         Vec2::new(0.0, 0.3),
     ])
-    .expect("convex")
-    .world_shape(&Transform::from_xyz(3.0, 0.0, 0.0))
-    .expect("a shape");
+    .expect("convex");
+    let at = |x: f32, y: f32| Isometry2d::from_translation(Vec2::new(x, y));
     with_query(&mut app, |q| {
-        q.shape_hits(triangle, &QueryFilter::default(), &mut hits);
+        q.shape_hits(&triangle, at(3.0, 0.0), &QueryFilter::default(), &mut hits);
     });
     assert_eq!(hits, vec![zigzag]);
-    assert!(with_query(&mut app, |q| q.any_hit(triangle, &QueryFilter::default())));
+    assert!(with_query(&mut app, |q| q.any_hit(
+        &triangle,
+        at(3.0, 0.0),
+        &QueryFilter::default()
+    )));
     // Between two teeth, under the zigzag's top corner: nothing.
-    let gap = Collider::rectangle(Vec2::new(0.1, 0.1))
-        .world_shape(&Transform::from_xyz(1.0, 0.5, 0.0))
-        .expect("a shape");
+    let gap = Collider::rectangle(Vec2::new(0.1, 0.1));
     let mut hits = Vec::new();
     with_query(&mut app, |q| {
-        q.shape_hits(gap, &QueryFilter::default(), &mut hits);
+        q.shape_hits(&gap, at(1.0, 0.5), &QueryFilter::default(), &mut hits);
     });
     // (1, 0.5) is 0.5 below the corner (1, 1), 0.5 / √5 ≈ 0.22 from each of its edges; the
     // square reaches 0.1 √2 ≈ 0.14 from its centre.
     assert!(hits.is_empty(), "{hits:?}");
-    assert!(!with_query(&mut app, |q| q.any_hit(gap, &QueryFilter::default())));
+    assert!(!with_query(&mut app, |q| q.any_hit(
+        &gap,
+        at(1.0, 0.5),
+        &QueryFilter::default()
+    )));
+    // A polyline query across the zigzag's teeth: the zigzag once, and the circle.
+    let across = Collider::polyline(&[
+        Vec2::new(0.5, 0.0),
+        Vec2::new(5.0, 0.0),
+        Vec2::new(10.0, 0.2),
+    ])
+    .expect("finite");
+    with_query(&mut app, |q| {
+        q.shape_hits(
+            &across,
+            Isometry2d::IDENTITY,
+            &QueryFilter::default(),
+            &mut hits,
+        );
+    });
+    hits.sort();
+    assert_eq!(hits, expected);
 }

@@ -33,9 +33,16 @@ pub const BLADE_PUSH: f32 = 0.25;
 pub const MAX_PUSH: f32 = 600.0;
 
 /// Collision layers: the blade only meets lines, lines do not meet each other.
-pub const BLADE_LAYER: u32 = 1 << 0;
-/// See [`BLADE_LAYER`].
-pub const LINE_LAYER: u32 = 1 << 1;
+#[derive(CollisionLayer)]
+pub enum Layer {
+    Blade,
+    Line,
+}
+
+/// What a line (or a piece that can be cut again) is and meets.
+pub fn line_layers() -> CollisionLayers {
+    CollisionLayers::new(Layer::Line, Layer::Blade)
+}
 
 /// How a line's endpoints move (each endpoint on its own straight path, plus a plain spin).
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -317,11 +324,13 @@ impl Plugin for RulesPlugin {
     }
 }
 
+/// The blade, switched off until the button is held.
 fn spawn_blade(mut commands: Commands) {
     commands.spawn((
         Blade,
         Collider::point(),
-        CollisionLayers::NONE,
+        CollisionLayers::new(Layer::Blade, Layer::Line),
+        ColliderDisabled,
         Transform::default(),
     ));
 }
@@ -365,33 +374,28 @@ fn clear_field(mut commands: Commands, field: Query<Entity, Or<(With<Line>, With
 }
 
 /// Out of play, the blade cuts nothing.
-fn sheathe_blade(mut blade: Query<&mut CollisionLayers, With<Blade>>) {
-    for mut layers in &mut blade {
-        *layers = CollisionLayers::NONE;
+fn sheathe_blade(mut commands: Commands, blade: Query<Entity, With<Blade>>) {
+    for blade in &blade {
+        commands.entity(blade).insert(ColliderDisabled);
     }
 }
 
 /// The blade follows the pointer; it cuts only while the button is held, and a press starts
-/// a new stroke (the jump from where the button was released is not swept).
+/// a new stroke (switched on again, it starts where the pointer is: the jump from where the
+/// button was released is not swept).
 fn move_blade(
     mut commands: Commands,
     input: Res<BladeInput>,
-    mut blade: Query<(Entity, &mut Transform, &mut CollisionLayers), With<Blade>>,
+    mut blade: Query<(Entity, &mut Transform, Has<ColliderDisabled>), With<Blade>>,
 ) {
-    let Ok((entity, mut transform, mut layers)) = blade.single_mut() else {
+    let Ok((entity, mut transform, sheathed)) = blade.single_mut() else {
         return;
     };
     transform.translation = input.position.extend(0.0);
-    let wanted = if input.held {
-        CollisionLayers::new(BLADE_LAYER, LINE_LAYER)
-    } else {
-        CollisionLayers::NONE
-    };
-    if *layers != wanted {
-        if input.held {
-            commands.entity(entity).insert(Teleport);
-        }
-        *layers = wanted;
+    if input.held && sheathed {
+        commands.entity(entity).remove::<ColliderDisabled>();
+    } else if !input.held && !sheathed {
+        commands.entity(entity).insert(ColliderDisabled);
     }
 }
 
@@ -585,7 +589,7 @@ pub fn new_line(game: &mut Game, wave: &Wave, faster: f32) -> impl Bundle {
             stretch,
         },
         Collider::segment(-half, half),
-        CollisionLayers::new(LINE_LAYER, BLADE_LAYER),
+        line_layers(),
         Transform::from_translation(start.extend(0.0)),
         Velocity(heading * speed),
         AngularVelocity(spin),
@@ -703,11 +707,6 @@ pub fn cut_lines(
         let push = (blade_velocity * BLADE_PUSH).clamp_length_max(MAX_PUSH);
         // A piece cut again keeps its time; pieces of a red line cannot be cut again.
         let life = piece.map_or(PIECE_LIFETIME, |p| p.0);
-        let layers = if forbidden {
-            CollisionLayers::NONE
-        } else {
-            CollisionLayers::new(LINE_LAYER, BLADE_LAYER)
-        };
         for (k, (p, q)) in [(wa, cut_at), (cut_at, wb)].into_iter().enumerate() {
             if p.distance(q) < SHORTEST_PIECE {
                 continue;
@@ -718,15 +717,18 @@ pub fn cut_lines(
             // The blade pushes each piece at the cut end: it turns about its centre.
             let lever = cut_at - center;
             let turn = lever.perp_dot(push) / lever.length_squared().max(400.0);
-            commands.spawn((
+            let mut piece = commands.spawn((
                 Piece(life),
                 PieceColor(color),
                 Collider::segment(p - center, q - center),
-                layers,
+                line_layers(),
                 Transform::from_translation(center.extend(0.0)),
                 Velocity(velocity.0 + apart + push),
                 AngularVelocity(spin.0 + turn.clamp(-12.0, 12.0)),
             ));
+            if forbidden {
+                piece.insert(ColliderDisabled);
+            }
         }
     }
 }

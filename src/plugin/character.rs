@@ -9,7 +9,10 @@
 //! platform rising into it, a door closing on it) like any responder's.
 
 use super::query::{MoveAndSlideConfig, MoveAndSlideOutput, QueryFilter, SweepQuery, slide};
-use super::{CharacterState, Collider, CollisionLayers, KinematicCharacter, SweepStats, Velocity};
+use super::{
+    CharacterState, Collider, ColliderDisabled, CollisionLayers, KinematicCharacter, SweepStats,
+    Velocity,
+};
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
 use bevy::math::{Isometry2d, Rot2, Vec2};
@@ -34,7 +37,7 @@ pub(crate) fn move_characters(
     _main_thread: NonSendMarker,
     time: Res<Time>,
     query: SweepQuery,
-    mut characters: Query<Character>,
+    mut characters: Query<Character, Without<ColliderDisabled>>,
     platforms: Query<&Velocity, Without<KinematicCharacter>>,
     mut stats: ResMut<SweepStats>,
 ) {

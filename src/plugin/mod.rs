@@ -12,8 +12,9 @@ mod stats;
 mod tick;
 
 pub use components::{
-    AngularVelocity, Body, CharacterState, Collider, CollidingEntities, CollisionLayers,
-    KinematicCharacter, OneWay, Response, Sensor, SweptPath, Teleport, Velocity,
+    AngularVelocity, Body, CharacterState, Collider, ColliderDisabled, CollidingEntities,
+    CollisionLayer, CollisionLayers, KinematicCharacter, LayerMask, OneWay, Response, Sensor,
+    SweptPath, Teleport, Velocity,
 };
 pub use contacts::{Contact, Contacts};
 pub use diagnostics::SweepDiagnosticsPlugin;
@@ -205,7 +206,9 @@ impl Plugin for SweepPlugin {
         .register_type::<Velocity>()
         .register_type::<AngularVelocity>()
         .register_type::<CollisionLayers>()
+        .register_type::<LayerMask>()
         .register_type::<Teleport>()
+        .register_type::<ColliderDisabled>()
         .register_type::<Body>()
         .register_type::<Response>()
         .register_type::<Sensor>()

@@ -1,6 +1,6 @@
 //! Spatial queries against the colliders: what a ray, a segment or a shape touches now.
 
-use super::components::Collider;
+use super::components::{Collider, LayerMask};
 use super::tick::entries::{Entry, Group};
 use super::tick::publish::Snapshot;
 use super::tick::report::edge_feature;
@@ -13,7 +13,8 @@ use bevy::math::{Affine2, Isometry2d, Mat2};
 use bevy::math::{Dir2, Vec2};
 use core::ops::ControlFlow;
 
-/// Which colliders a query may hit: members of some layers, leaving out a set of entities.
+/// Which colliders a query may hit: members of some layers, leaving out a set of entities
+/// (colliders, and bodies with all their colliders).
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -48,14 +49,16 @@ impl Default for QueryFilter {
 }
 
 impl QueryFilter {
-    /// Hits only members of `layers`.
+    /// Hits only members of `layers`: a [`CollisionLayer`](crate::prelude::CollisionLayer)
+    /// value, an array of them, a [`LayerMask`] or a `u32` mask.
     #[must_use]
-    pub fn with_layers(mut self, layers: u32) -> Self {
-        self.layers = layers;
+    pub fn with_layers(mut self, layers: impl Into<LayerMask>) -> Self {
+        self.layers = layers.into().0;
         self
     }
 
-    /// Never hits `entity` (besides the entities already left out).
+    /// Never hits `entity` (besides the entities already left out): that collider, or, if
+    /// `entity` has a [`Body`](crate::prelude::Body), every collider of that body.
     #[must_use]
     pub fn excluding(mut self, entity: Entity) -> Self {
         self.excluded.insert(entity);
@@ -70,12 +73,14 @@ impl QueryFilter {
     }
 
     /// `true` if the query may hit `entry` (a collider where the last tick left it: not a
-    /// piece of a responder's path that it went on from).
+    /// piece of a responder's path that it went on from), neither it nor its body excluded.
     #[inline]
     fn accepts(&self, entry: &Entry) -> bool {
         !entry.passed()
             && entry.layers.memberships & self.layers != 0
-            && (self.excluded.is_empty() || !self.excluded.contains(&entry.entity))
+            && (self.excluded.is_empty()
+                || !(self.excluded.contains(&entry.entity)
+                    || entry.body.is_some_and(|body| self.excluded.contains(&body))))
     }
 }
 
@@ -108,10 +113,17 @@ pub struct RayHit {
 /// that structure plus one exact test per nearby collider, with no setup of its own. Hits
 /// are exact: the same kernels as the sweep decide them.
 ///
-/// Positions are those at the end of the last tick (the sweep's
-/// [`SweepSystems::Report`](super::SweepSystems::Report)): moves made since, in `Update`, are
-/// not seen until the next tick, and a collider despawned since may still be hit (check it
-/// with `Query::get`).
+/// # What a query sees
+/// Every collider as the last tick left it (at the sweep's
+/// [`SweepSystems::Report`](super::SweepSystems::Report)):
+/// - **A collider spawned since is not seen until a tick has run.** One spawned in `Update`
+///   is found once a fixed tick has run since (in `Update`, usually the next frame's); one
+///   spawned in `FixedUpdate` (before the sweep, in the same tick), from the sweep on. (The sweep has not placed it yet:
+///   its world transform, its body and whether its shape is usable are decided by the tick.)
+/// - Moves made since, in `Update`, are not seen until the next tick either.
+/// - A collider despawned since may still be hit: check the entity with `Query::get`.
+/// - A collider switched off with [`ColliderDisabled`](crate::prelude::ColliderDisabled) is
+///   not found from the moment the marker is inserted.
 ///
 /// # Examples
 /// A laser sight: the first thing in front of the player, ignoring the player.
@@ -135,14 +147,14 @@ pub struct RayHit {
 /// ```
 /// Mouse picking: every collider under the cursor, within 4 units.
 /// ```
+/// use bevy::math::Isometry2d;
 /// use bevy::prelude::*;
-/// use bevy_sweep::narrow::Shape;
 /// use bevy_sweep::prelude::*;
 ///
 /// fn pick(query: SweepQuery, mut picked: Local<Vec<Entity>>) {
 ///     let cursor = Vec2::new(10.0, 20.0); // from `Camera::viewport_to_world_2d`
-///     let near = Shape::Circle { center: cursor, radius: 4.0 };
-///     query.shape_hits(near, &QueryFilter::default(), &mut picked);
+///     let near = Collider::circle(4.0);
+///     query.shape_hits(&near, Isometry2d::from_translation(cursor), &QueryFilter::default(), &mut picked);
 ///     for entity in picked.iter() {
 ///         info!("under the cursor: {entity}");
 ///     }
@@ -826,49 +838,107 @@ impl SweepQuery<'_> {
         None
     }
 
-    /// Every collider that touches or overlaps `shape` now, into `hits` (cleared first), in
-    /// no particular order, each once. Nothing if the shape is not usable (non-finite, a
-    /// radius or half extent that is not positive). Any shape can be the query, a rounded
-    /// polygon included (build one with [`Collider::world_shape`]).
-    pub fn shape_hits(&self, shape: Shape, filter: &QueryFilter, hits: &mut Vec<Entity>) {
+    /// Every collider that touches or overlaps the collider shape `shape` at the pose `pose`
+    /// now, into `hits` (cleared first), in no particular order, each once: mouse picking,
+    /// area checks, what a trigger zone holds. Any shape can be the query, a polyline
+    /// included. Nothing if the shape is unusable (see [`Collider::problem`]) or the pose is
+    /// not finite.
+    ///
+    /// ```
+    /// use bevy::math::{Isometry2d, Vec2};
+    /// use bevy::prelude::*;
+    /// use bevy_sweep::prelude::*;
+    ///
+    /// /// What an explosion at `at` reaches.
+    /// fn blast(query: SweepQuery, mut reached: Local<Vec<Entity>>) {
+    ///     let at = Vec2::new(120.0, 40.0);
+    ///     let area = Collider::circle(64.0);
+    ///     query.shape_hits(&area, Isometry2d::from_translation(at), &QueryFilter::default(), &mut reached);
+    ///     for &entity in reached.iter() {
+    ///         info!("{entity} is in the blast");
+    ///     }
+    /// }
+    /// # let mut app = App::new();
+    /// # app.add_plugins(SweepPlugin::default()).add_systems(Update, blast);
+    /// ```
+    pub fn shape_hits(
+        &self,
+        shape: &Collider,
+        pose: Isometry2d,
+        filter: &QueryFilter,
+        hits: &mut Vec<Entity>,
+    ) {
         hits.clear();
-        let probe = ShapePath::still(shape);
-        if !probe.is_valid() {
-            return;
-        }
-        let bounds = probe.swept_bounds();
-        for group in self.snapshot.groups() {
-            group.index.broad.query(&bounds, |i| {
-                let body = group.entry(i);
-                // (A polyline's edges are boxes of their own: it is listed once.)
-                if touches_now(&probe, group, i, filter)
-                    && !(body.merged() && hits.contains(&body.entity))
-                {
-                    hits.push(body.entity);
-                }
-            });
-        }
+        self.each_probe(shape, pose, |probe| {
+            let bounds = probe.swept_bounds();
+            for group in self.snapshot.groups() {
+                group.index.broad.query(&bounds, |i| {
+                    let body = group.entry(i);
+                    // (A polyline's edges are boxes of their own, and a polyline query has
+                    // several probes: each collider is listed once.)
+                    if !hits.contains(&body.entity) && touches_now(probe, group, i, filter) {
+                        hits.push(body.entity);
+                    }
+                });
+            }
+            ControlFlow::Continue(())
+        });
     }
 
     /// Every collider that contains or touches `point` now, into `hits` (cleared first).
     pub fn point_hits(&self, point: Vec2, filter: &QueryFilter, hits: &mut Vec<Entity>) {
-        self.shape_hits(Shape::Point(point), filter, hits);
+        self.shape_hits(
+            &Collider::Point,
+            Isometry2d::from_translation(point),
+            filter,
+            hits,
+        );
     }
 
-    /// `true` if some collider touches or overlaps `shape` now.
+    /// `true` if some collider touches or overlaps the collider shape `shape` at the pose
+    /// `pose` now (`false` if the shape is unusable or the pose not finite).
     #[must_use]
-    pub fn any_hit(&self, shape: Shape, filter: &QueryFilter) -> bool {
-        let probe = ShapePath::still(shape);
-        if !probe.is_valid() {
-            return false;
-        }
+    pub fn any_hit(&self, shape: &Collider, pose: Isometry2d, filter: &QueryFilter) -> bool {
         let mut any = false;
-        for group in self.snapshot.groups() {
-            group.index.broad.query(&probe.swept_bounds(), |i| {
-                any = any || touches_now(&probe, group, i, filter);
-            });
-        }
+        self.each_probe(shape, pose, |probe| {
+            for group in self.snapshot.groups() {
+                group.index.broad.query(&probe.swept_bounds(), |i| {
+                    any = any || touches_now(probe, group, i, filter);
+                });
+            }
+            if any {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
         any
+    }
+
+    /// Calls `f` with `shape` at `pose` as still paths (one, or a polyline's edges), while it
+    /// continues; not at all if the shape is unusable or the pose not finite.
+    fn each_probe(
+        &self,
+        shape: &Collider,
+        pose: Isometry2d,
+        mut f: impl FnMut(&ShapePath) -> ControlFlow<()>,
+    ) {
+        let plane = plane_of_isometry(pose);
+        if shape.problem().is_some() || !plane.is_finite() {
+            return;
+        }
+        if shape.is_polyline() {
+            for (_, a, b) in shape.edges_in(&plane) {
+                if f(&ShapePath::still(Shape::Segment(a, b))).is_break() {
+                    return;
+                }
+            }
+        } else {
+            let probe = ShapePath::still(shape.shape_in(&plane));
+            if probe.is_valid() {
+                let _ = f(&probe);
+            }
+        }
     }
 }
 

@@ -14,5 +14,6 @@ mod resting;
 #[path = "../support/rules.rs"]
 mod rules;
 mod shapes;
+mod switching;
 mod translating;
 mod worlds;

@@ -2,6 +2,7 @@
 //! them, against closed forms and against testing every collider.
 
 use crate::common::{app, app_with, tick, with_query};
+use bevy::math::Isometry2d;
 use bevy::prelude::*;
 use bevy_sweep::narrow::{Shape, ShapePath, contact_intervals};
 use bevy_sweep::prelude::*;
@@ -126,23 +127,15 @@ fn a_ray_hits_the_nearest_collider_exactly() {
         let mut found = Vec::new();
         query.point_hits(Vec2::new(9.5, 2.0), &all, &mut found);
         assert_eq!(found, [boxed]);
-        query.shape_hits(
-            Shape::Circle {
-                center: Vec2::new(14.5, 0.0),
-                radius: 2.5,
-            },
-            &all,
-            &mut found,
-        );
+        let at = |x: f32, y: f32| Isometry2d::from_translation(Vec2::new(x, y));
+        query.shape_hits(&Collider::circle(2.5), at(14.5, 0.0), &all, &mut found);
         found.sort();
         let mut expected = vec![wall, disk];
         expected.sort();
         assert_eq!(found, expected);
-        assert!(query.any_hit(
-            Shape::Segment(Vec2::new(0.0, 9.0), Vec2::new(20.0, 9.0)),
-            &all
-        ));
-        assert!(!query.any_hit(Shape::Point(Vec2::new(-5.0, -5.0)), &all));
+        let line = Collider::segment(Vec2::new(0.0, 9.0), Vec2::new(20.0, 9.0));
+        assert!(query.any_hit(&line, Isometry2d::IDENTITY, &all));
+        assert!(!query.any_hit(&Collider::point(), at(-5.0, -5.0), &all));
     });
 }
 
@@ -177,14 +170,17 @@ fn bad_query_input_finds_nothing_and_never_panics() {
         }
         let mut found = vec![Entity::PLACEHOLDER];
         query.shape_hits(
-            Shape::Circle {
-                center: Vec2::ZERO,
-                radius: 0.0,
-            },
+            &Collider::circle(0.0),
+            Isometry2d::IDENTITY,
             &all,
             &mut found,
         );
         assert!(found.is_empty());
+        found.push(Entity::PLACEHOLDER);
+        let nowhere = Isometry2d::from_translation(Vec2::new(f32::NAN, 0.0));
+        query.shape_hits(&Collider::circle(1.0), nowhere, &all, &mut found);
+        assert!(found.is_empty());
+        assert!(!query.any_hit(&Collider::circle(1.0), nowhere, &all));
         query.point_hits(Vec2::new(f32::NAN, 0.0), &all, &mut found);
         assert!(found.is_empty());
     });
@@ -226,9 +222,10 @@ fn queries_match_testing_every_collider() {
             let length = next().abs() * 250.0;
             let end = origin + direction * length;
             let expected = hits_by_testing_each(&shapes, origin, end);
+            let radius = next().abs() * 10.0 + 0.1;
             let probe = Shape::Circle {
                 center: origin,
-                radius: next().abs() * 10.0 + 0.1,
+                radius,
             };
             let mut touching: Vec<Entity> = shapes
                 .iter()
@@ -251,7 +248,8 @@ fn queries_match_testing_every_collider() {
                 let got: Vec<Entity> = hits.iter().map(|h| h.entity).collect();
                 assert_eq!(got, expected, "ray from {origin} to {end}");
                 let mut found = Vec::new();
-                query.shape_hits(probe, &all, &mut found);
+                let pose = Isometry2d::from_translation(origin);
+                query.shape_hits(&Collider::circle(radius), pose, &all, &mut found);
                 found.sort();
                 assert_eq!(found, touching, "{probe:?}");
             });

@@ -2,6 +2,7 @@
 
 mod body;
 mod collider;
+mod disabled;
 mod layers;
 mod motion;
 pub(crate) mod placement;
@@ -9,6 +10,7 @@ mod response;
 
 pub use body::{Body, CollidingEntities};
 pub use collider::Collider;
-pub use layers::CollisionLayers;
+pub use disabled::ColliderDisabled;
+pub use layers::{CollisionLayer, CollisionLayers, LayerMask};
 pub use motion::{AngularVelocity, SweptPath, Teleport, Velocity};
 pub use response::{CharacterState, KinematicCharacter, OneWay, Response, Sensor};

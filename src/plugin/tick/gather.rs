@@ -18,8 +18,8 @@ use crate::narrow::ConvexShape;
 use crate::narrow::{ConvexVertices, Shape, ShapePath};
 use crate::plugin::components::placement::world_plane_from;
 use crate::plugin::{
-    AngularVelocity, Body, Collider, CollisionLayers, KinematicCharacter, OneWay, Response, Sensor,
-    SkipReason, SkippedColliders, SweepStats, SweptPath, Velocity,
+    AngularVelocity, Body, Collider, ColliderDisabled, CollisionLayers, KinematicCharacter, OneWay,
+    Response, Sensor, SkipReason, SkippedColliders, SweepStats, SweptPath, Velocity,
 };
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
@@ -109,9 +109,11 @@ type Roles = (
 );
 
 /// A resting collider something it depends on changed for: its transform (or whether it has
-/// one), its shape, its layers, its parent, or its motion restarting (teleported).
+/// one), its shape, its layers, its parent, or its motion restarting (teleported). (One
+/// switched off is not visited: the rest finds it gone.)
 type Woken = (
     With<Resting>,
+    Without<ColliderDisabled>,
     Or<(
         Changed<Transform>,
         Without<Transform>,
@@ -174,7 +176,7 @@ pub(crate) fn gather(
     mut motions: ResMut<Motions>,
     mut skipped: ResMut<SkippedColliders>,
     mut queries: ParamSet<(
-        Query<ColliderData, Without<Resting>>,
+        Query<ColliderData, (Without<Resting>, Without<ColliderDisabled>)>,
         Query<ColliderData, Woken>,
         Query<(), With<Collider>>,
     )>,

@@ -6,7 +6,8 @@
 
 use crate::plugin::components::placement::world_plane;
 use crate::plugin::{
-    AngularVelocity, Collider, KinematicCharacter, SweepStats, SweptPath, Teleport, Velocity,
+    AngularVelocity, Collider, ColliderDisabled, KinematicCharacter, SweepStats, SweptPath,
+    Teleport, Velocity,
 };
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
@@ -60,7 +61,8 @@ pub(crate) fn integrate(
         (&mut Transform, Option<&Velocity>, Option<&AngularVelocity>),
         (
             Or<(With<Velocity>, With<AngularVelocity>)>,
-            Without<KinematicCharacter>,
+            // A character moves itself, unless it is switched off.
+            Or<(Without<KinematicCharacter>, With<ColliderDisabled>)>,
         ),
     >,
 ) {

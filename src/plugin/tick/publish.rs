@@ -12,7 +12,7 @@ use super::entries::Group;
 use super::gather::Motions;
 use super::respond::Responders;
 use super::rest::RestingColliders;
-use crate::plugin::{CollidingEntities, Contacts};
+use crate::plugin::{CollidingEntities, CollisionLayers, Contacts};
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
@@ -65,6 +65,21 @@ impl Snapshot {
         let &(g, first, count) = places.get(&entity)?;
         let group = self.groups()[g as usize];
         Some((group, first as usize..(first + count) as usize))
+    }
+}
+
+impl Snapshot {
+    /// Takes a collider switched off since the last tick
+    /// ([`ColliderDisabled`](crate::prelude::ColliderDisabled)) out of what the queries find:
+    /// its entries no longer belong to any layer. (The next tick leaves it out altogether.)
+    pub(crate) fn hide(&mut self, entity: Entity) {
+        for group in [&mut self.swept, &mut self.resting] {
+            for entry in &mut group.entries.list {
+                if entry.entity == entity {
+                    entry.layers = CollisionLayers::NONE;
+                }
+            }
+        }
     }
 }
 

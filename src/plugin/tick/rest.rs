@@ -9,7 +9,7 @@
 
 use super::entries::{Entries, Group};
 use super::gather::{Motions, Resting};
-use crate::plugin::{Collider, CollisionLayers, SweepStats, SweptPath};
+use crate::plugin::{Collider, ColliderDisabled, CollisionLayers, SweepStats, SweptPath};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
@@ -35,9 +35,11 @@ pub(crate) struct RestingColliders {
     kept_bounds: Vec<Aabb2d>,
 }
 
-/// Every collider that rests, and only those, with the marker and in the group.
+/// Every collider that rests, and only those, with the marker and in the group (one switched
+/// off no longer does).
 type StillResting = (
     With<Resting>,
+    Without<ColliderDisabled>,
     With<Collider>,
     With<SweptPath>,
     With<CollisionLayers>,
@@ -57,7 +59,8 @@ pub(crate) fn rest(
     let resting = &mut *resting;
     resting.woken.clear();
     resting.woken.extend_from_slice(&motions.woken);
-    // Resting colliders gone since the last tick (despawned, or no longer colliders).
+    // Resting colliders gone since the last tick (despawned, switched off, or no longer
+    // colliders).
     if still_resting.iter().len() != resting.entities.len() {
         let woken: EntityHashSet = motions.woken.iter().copied().collect();
         resting.woken.extend(
