@@ -58,11 +58,24 @@ pub mod broad;
 pub mod geometry;
 pub mod narrow;
 
+/// The coordinate range the crate promises exact results in: every coordinate of every
+/// shape, and of every point of its motion in a tick, within `±2^24` (16,777,216) units of
+/// the origin on each axis, where an `f32` still resolves a unit and each coordinate
+/// difference the kernels take in `f64` is exact.
+///
+/// The plugin refuses a collider that reaches beyond it
+/// ([`SkipReason::OutOfRange`](crate::prelude::SkipReason::OutOfRange), one warning), and the
+/// queries find nothing for an input beyond it.
+pub const COORDINATE_RANGE: f32 = 16_777_216.0;
+
 #[cfg(feature = "plugin")]
 mod plugin;
 
 #[cfg(feature = "plugin")]
-pub use plugin::{SweepDiagnosticsPlugin, SweepPlugin, SweepSettings, SweepSystems};
+pub use plugin::{
+    MAX_HIERARCHY_DEPTH, MAX_SCALE, MIN_SCALE, SweepDiagnosticsPlugin, SweepPlugin, SweepSettings,
+    SweepState, SweepSystems,
+};
 
 /// Components, events and resources of the plugin.
 #[cfg(feature = "plugin")]
@@ -100,7 +113,7 @@ pub mod prelude {
     pub use crate::debug::{SweepDebugPlugin, SweepGizmos};
     pub use crate::events::*;
     pub use crate::query::*;
-    pub use crate::{SweepDiagnosticsPlugin, SweepPlugin, SweepSettings, SweepSystems};
+    pub use crate::{SweepDiagnosticsPlugin, SweepPlugin, SweepSettings, SweepState, SweepSystems};
 }
 
 #[cfg(feature = "debug-draw")]

@@ -104,3 +104,25 @@ fn same_scene_same_events_serial_or_parallel() {
     assert_eq!(serial_chunks, 0);
     assert_eq!(first, serial, "serial and {threads}-thread runs differ");
 }
+
+/// With `enhanced-determinism`, the turns the tick integrates (`Transform::rotate_z`, a
+/// quaternion of the half angle's sine and cosine) and the slopes characters test come from
+/// libm, the same bits on every platform, not from the platform's own maths library.
+#[cfg(feature = "enhanced-determinism")]
+#[test]
+fn transcendental_functions_on_the_tick_path_are_libms() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x11b3);
+    for _ in 0..20_000 {
+        let angle = rng.random_range(-40.0f32..40.0);
+        let turn = Quat::from_rotation_z(angle);
+        let half = angle * 0.5;
+        assert_eq!(turn.z.to_bits(), libm::sinf(half).to_bits(), "sin({half})");
+        assert_eq!(turn.w.to_bits(), libm::cosf(half).to_bits(), "cos({half})");
+        assert_eq!(
+            ops::tan(angle).to_bits(),
+            libm::tanf(angle).to_bits(),
+            "tan({angle})"
+        );
+        assert_eq!(ops::cos(angle).to_bits(), libm::cosf(angle).to_bits());
+    }
+}

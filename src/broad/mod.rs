@@ -49,7 +49,8 @@ use core::ops::ControlFlow;
 /// broad.find_pairs(&boxes, |_, _| true, &mut pairs);
 /// assert_eq!(pairs, [(0, 1)]);
 /// ```
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct BroadPhase {
     strips: strips::Strips,
 }

@@ -14,6 +14,7 @@ use bevy_math::bounding::Aabb2d;
 
 /// A box in a row: its bounds copied so a row's sweep reads contiguous memory.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 struct Entry {
     bounds: Aabb2d,
     index: u32,
@@ -27,7 +28,8 @@ const MAX_ENTRIES_PER_BOX: usize = 6;
 /// The most boxes whose sizes and heights choose the rows.
 const SAMPLE: usize = 1024;
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub(super) struct Strips {
     extents: Vec<f32>,
     /// Scratch for the percentiles of the lower edges.
@@ -54,6 +56,7 @@ pub(super) struct Strips {
 
 /// The rows: the first row's lower edge, their height, their number.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 struct Rows {
     bottom: f64,
     /// One over the rows' height.

@@ -206,6 +206,7 @@ impl Shape {
 /// index into it (`C` is where the polygon is kept); every method here is on the inline
 /// form.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub enum ShapePath<C = ConvexVertices> {
     /// A point moving from `[0]` to `[1]`.
     Point([Vec2; 2]),
@@ -468,6 +469,31 @@ impl ShapePath {
                 half_extents,
             },
             ShapePath::Convex(ref convex) => Shape::Convex(convex.at(time)),
+        }
+    }
+
+    /// The same motion moved by `by` (every point of every pose).
+    #[must_use]
+    pub(crate) fn shifted(&self, by: Vec2) -> Self {
+        let moved = |p: [Vec2; 2]| p.map(|v| v + by);
+        match *self {
+            ShapePath::Point(p) => ShapePath::Point(moved(p)),
+            ShapePath::Segment { a, b } => ShapePath::Segment {
+                a: moved(a),
+                b: moved(b),
+            },
+            ShapePath::Circle { center, radius } => ShapePath::Circle {
+                center: moved(center),
+                radius,
+            },
+            ShapePath::Aabb {
+                center,
+                half_extents,
+            } => ShapePath::Aabb {
+                center: moved(center),
+                half_extents,
+            },
+            ShapePath::Convex(convex) => ShapePath::Convex(convex.shifted(by)),
         }
     }
 

@@ -40,6 +40,7 @@ pub struct Witness {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "plugin", derive(bevy::reflect::Reflect))]
 #[cfg_attr(feature = "plugin", reflect(Debug, PartialEq, Clone))]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub enum Feature {
     /// The contact is at vertex `i`.
     Vertex(u32),
@@ -82,8 +83,47 @@ impl Witness {
 /// unit axis.
 #[must_use]
 pub fn witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> Witness {
+    // The same contact whichever of the two comes first (the plugin's pairs come in an order
+    // that follows how entities are numbered): the two are taken in an order of their own,
+    // by kind, then by where they start.
+    let key = |path: &ShapePath| (path.rank(), first_point(path).cmp_key());
+    if key(b) < key(a) {
+        return witness_in_order(b, a, time, separating).flipped();
+    }
+    witness_in_order(a, b, time, separating)
+}
+
+/// The first point of a path's start: a point, a segment's first end, a centre, a polygon's
+/// first vertex.
+fn first_point(path: &ShapePath) -> Vec2 {
+    match path {
+        ShapePath::Point(p) => p[0],
+        ShapePath::Segment { a, .. } => a[0],
+        ShapePath::Circle { center, .. } | ShapePath::Aabb { center, .. } => center[0],
+        ShapePath::Convex(convex) => convex.path().vertices.first().map_or(Vec2::ZERO, |v| v[0]),
+    }
+}
+
+/// A total order on points, by `x` then `y` (as `f32::total_cmp` orders them).
+trait CmpKey {
+    fn cmp_key(self) -> (i32, i32);
+}
+
+impl CmpKey for Vec2 {
+    fn cmp_key(self) -> (i32, i32) {
+        // `total_cmp`'s key: the bits, with the magnitude flipped for negative numbers.
+        let key = |v: f32| {
+            let bits = v.to_bits() as i32;
+            bits ^ (((bits >> 31) as u32) >> 1) as i32
+        };
+        (key(self.x), key(self.y))
+    }
+}
+
+/// [`witness`] with `a` and `b` in the order given.
+fn witness_in_order(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> Witness {
     if matches!(a, ShapePath::Convex(_)) || matches!(b, ShapePath::Convex(_)) {
-        return convex_witness(a, b, time, separating);
+        return convex_witness_near(a, b, time, separating);
     }
     let (sa, sb) = (a.at(time), b.at(time));
     let closest = if a.rank() <= b.rank() {
@@ -146,6 +186,25 @@ pub(crate) fn material_motion(
 /// Eight vertices' displacements.
 #[cfg(feature = "plugin")]
 type Vec2x8 = [Vec2; 8];
+
+/// [`convex_witness`] found about a place near the contact when the shapes are far from the
+/// origin: there, positions at `time` round to the ulps of their coordinates, which can be
+/// more than a thin polygon is thick, while about `b` at `time` (rounded to a float) the
+/// differences that decide the features are small numbers, exact or nearly.
+fn convex_witness_near(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> Witness {
+    /// Below this, a coordinate's ulp is at most `2^-17`: not worth moving.
+    const LOCAL_FRAME_BEYOND: f32 = 64.0;
+    let origin = b.at(time).center();
+    if !(origin.abs().max_element() > LOCAL_FRAME_BEYOND && origin.is_finite()) {
+        return convex_witness(a, b, time, separating);
+    }
+    let local = convex_witness(&a.shifted(-origin), &b.shifted(-origin), time, separating);
+    let point = local.point + origin;
+    Witness {
+        point: if point.is_finite() { point } else { origin },
+        ..local
+    }
+}
 
 /// [`witness`] for a pair with a rounded polygon: the closest features of the two cores
 /// (each shape as a rounded polygon), the normal between them or the outward normal of the
@@ -459,8 +518,13 @@ fn segment_box(s: Vec2, e: Vec2, center: Vec2, half: Vec2) -> Closest {
         distance = distance.min(on_segment(corner, s, e).0.distance(corner));
     }
     // The part of the segment (nearly) at that distance, which is a whole stretch when the
-    // segment lies along a face: its middle.
-    let grow = distance * (1.0 + 1e-4) + f32::MIN_POSITIVE;
+    // segment lies along a face: its middle. Grown by a few ulps of the coordinates too, or
+    // rounding in the clip can miss a segment that touches a corner.
+    let scale = [s, e, aabb.min, aabb.max]
+        .iter()
+        .map(|p| p.abs().max_element())
+        .fold(0.0, f32::max);
+    let grow = distance * (1.0 + 1e-4) + scale * (4.0 * f32::EPSILON) + f32::MIN_POSITIVE;
     let grown = Aabb2d {
         min: aabb.min - Vec2::splat(grow),
         max: aabb.max + Vec2::splat(grow),

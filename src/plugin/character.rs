@@ -110,7 +110,8 @@ pub(crate) fn move_characters(
         // ground within the snap's reach is found by the same cast.
         let ground = if state.grounded && !rising {
             let across = (motion - up * motion.dot(up)).length();
-            let snap = settings.snap_to_ground + across * settings.max_slope.tan().min(100.0);
+            let snap = settings.snap_to_ground
+                + across * bevy::math::ops::tan(settings.max_slope).min(100.0);
             mover
                 .cast(at, -up, snap + settings.skin * 2.0)
                 .filter(|(hit, _)| mover.walkable(hit.normal))
@@ -208,7 +209,7 @@ impl Mover<'_, '_> {
     }
 
     fn walkable(&self, normal: Vec2) -> bool {
-        normal.dot(*self.settings.up) >= self.settings.max_slope.cos() - 1e-6
+        normal.dot(*self.settings.up) >= bevy::math::ops::cos(self.settings.max_slope) - 1e-6
     }
 
     /// The move from `before` made from `step_height` higher and set down again, if it lands

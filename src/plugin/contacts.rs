@@ -15,8 +15,9 @@ use bevy::reflect::prelude::*;
 /// pair touches now (its point and normal after the last tick) is
 /// [`SweepQuery::contact`](crate::prelude::SweepQuery::contact). Reflected without its contents (an inspector shows the
 /// resource, not its tables): read it through its methods.
-#[derive(Resource, Default, Debug, Reflect)]
-#[reflect(Resource, Default, Debug)]
+#[derive(Resource, Clone, Default, Debug, Reflect)]
+#[reflect(Resource, Default, Debug, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contacts {
     /// Each pair's record: its slot in `records`, and its state (kept here too, so that the
     /// report reads a pair's state in one lookup).
@@ -55,6 +56,7 @@ pub struct Contacts {
 
 /// The contact state of a pair between ticks.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Record {
     key: (Entity, Entity),
     pub(crate) state: Touch,
@@ -307,6 +309,7 @@ impl Record {
 /// A contact's nodes in the neighbour lists: its two colliders', and its bodies' (`NONE`
 /// where a side has no body of its own).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 struct Links([u32; 4]);
 
 impl Links {
@@ -317,7 +320,8 @@ impl Links {
 /// reused: contacts coming and going allocate nothing once the table has grown to the most
 /// at once, and a contact leaves its lists in constant time (each contact knows its nodes).
 /// Each list's head is found by the entity's index, without hashing.
-#[derive(Default, Debug)]
+#[derive(Clone, Default, Debug)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 struct Neighbours {
     /// The first node of each entity's list, by entity index (a head is the entity's only if
     /// the entity matches).
@@ -329,6 +333,7 @@ struct Neighbours {
 
 /// One entry of an entity's list: `to` touches `of`.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 struct Node {
     of: Entity,
     to: Entity,

@@ -8,6 +8,7 @@ use bevy::reflect::prelude::*;
 /// What happened in a contact.
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[reflect(Debug, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub enum CollisionKind {
     /// The two colliders began to touch and still touch right after.
     Started,
@@ -41,6 +42,7 @@ pub enum CollisionKind {
 /// still exists.
 #[derive(Message, EntityEvent, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Debug, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollisionEvent {
     /// The entity this event is about.
     #[event_target]
@@ -120,6 +122,7 @@ impl CollisionEvent {
 
 /// Contact state of a pair between ticks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) enum Touch {
     /// Not touching.
     Apart,

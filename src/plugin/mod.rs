@@ -8,6 +8,7 @@ mod diagnostics;
 mod events;
 mod query;
 mod skipped;
+mod state;
 mod stats;
 mod tick;
 
@@ -24,7 +25,22 @@ pub use query::{
     PenetrationHit, PointProjection, QueryFilter, RayHit, ShapeCastHit, SweepQuery,
 };
 pub use skipped::{SkipReason, SkippedColliders};
+pub use state::SweepState;
 pub use stats::SweepStats;
+
+/// The smallest scale a collider's world transform may give an axis (the length of each
+/// column of its plane part): `2^-32`. Below it (a zero scale included) the collider is
+/// refused with [`SkipReason::DegenerateInWorld`], whatever its shape.
+pub const MIN_SCALE: f32 = 1.0 / 4_294_967_296.0;
+
+/// The largest scale a collider's world transform may give an axis: `2^32`. Above it the
+/// collider is refused with [`SkipReason::DegenerateInWorld`], whatever its shape.
+pub const MAX_SCALE: f32 = 4_294_967_296.0;
+
+/// How many levels of parents the plugin follows from a collider to its root: 1,024. A
+/// collider deeper than that, or whose ancestors form a cycle, is refused with
+/// [`SkipReason::HierarchyTooDeep`].
+pub const MAX_HIERARCHY_DEPTH: usize = 1024;
 
 use bevy::app::{App, FixedPostUpdate, Plugin};
 use bevy::ecs::intern::Interned;

@@ -124,6 +124,8 @@ pub struct RayHit {
 /// - A collider despawned since may still be hit: check the entity with `Query::get`.
 /// - A collider switched off with [`ColliderDisabled`](crate::prelude::ColliderDisabled) is
 ///   not found from the moment the marker is inserted.
+/// - A query whose points or poses lie beyond [`COORDINATE_RANGE`](crate::COORDINATE_RANGE)
+///   finds nothing (no collider is there: the plugin refuses them).
 ///
 /// # Examples
 /// A laser sight: the first thing in front of the player, ignoring the player.
@@ -168,9 +170,11 @@ pub struct SweepQuery<'w> {
 
 impl SweepQuery<'_> {
     /// The first collider the ray from `origin` in `direction` touches within `max_distance`
-    /// (world units).
-    /// `None` if it touches nothing, or if the input is not usable (a non-finite origin, a
-    /// negative or NaN distance, an end that overflows). Build the direction with
+    /// (world units; `f32::MAX` or `f32::INFINITY` for no limit: every collider is within
+    /// [`COORDINATE_RANGE`](crate::COORDINATE_RANGE)).
+    /// `None` if it touches nothing, or if the input is not usable (an origin that is not
+    /// finite or lies beyond the coordinate range, a negative or NaN distance). Build the
+    /// direction with
     /// `Dir2::new(v)` (which refuses a zero or non-finite vector), `Dir2::X`, or
     /// `Dir2::from_xy_unchecked` for a vector known to be unit.
     #[must_use]
@@ -182,7 +186,7 @@ impl SweepQuery<'_> {
         filter: &QueryFilter,
     ) -> Option<RayHit> {
         let end = ray_end(origin, direction, max_distance)?;
-        self.cast_segment(origin, end, filter)
+        self.first_on_segment(origin, end, filter)
     }
 
     /// Every collider the ray touches within `max_distance`, each once with its first hit,
@@ -197,13 +201,21 @@ impl SweepQuery<'_> {
     ) {
         hits.clear();
         if let Some(end) = ray_end(origin, direction, max_distance) {
-            self.segment_hits(origin, end, filter, hits);
+            self.all_on_segment(origin, end, filter, hits);
         }
     }
 
     /// The first collider the segment from `a` to `b` touches, going from `a`.
     #[must_use]
     pub fn cast_segment(&self, a: Vec2, b: Vec2, filter: &QueryFilter) -> Option<RayHit> {
+        if !(within_range(a) && within_range(b)) {
+            return None;
+        }
+        self.first_on_segment(a, b, filter)
+    }
+
+    /// [`cast_segment`](Self::cast_segment) of checked input.
+    fn first_on_segment(&self, a: Vec2, b: Vec2, filter: &QueryFilter) -> Option<RayHit> {
         // The best hit so far: when, which collider, and where it is.
         let mut best: Option<(f32, Entity, &Group, u32)> = None;
         let ray = ShapePath::Point([a, b]);
@@ -228,6 +240,14 @@ impl SweepQuery<'_> {
     /// Every collider the segment from `a` to `b` touches, each once with its first hit,
     /// nearest to `a` first, into `hits` (cleared first).
     pub fn segment_hits(&self, a: Vec2, b: Vec2, filter: &QueryFilter, hits: &mut Vec<RayHit>) {
+        hits.clear();
+        if within_range(a) && within_range(b) {
+            self.all_on_segment(a, b, filter, hits);
+        }
+    }
+
+    /// [`segment_hits`](Self::segment_hits) of checked input, into `hits` (cleared).
+    fn all_on_segment(&self, a: Vec2, b: Vec2, filter: &QueryFilter, hits: &mut Vec<RayHit>) {
         hits.clear();
         let ray = ShapePath::Point([a, b]);
         // The broad phase visits the plane in rows, in order along the segment, and finds a
@@ -381,7 +401,8 @@ impl SweepQuery<'_> {
             return (None, false);
         }
         let (p0, p1) = (plane_of_isometry(start), plane_of_isometry(end));
-        if !(p0.is_finite() && p1.is_finite()) {
+        let usable = |plane: &Affine2| plane.is_finite() && within_range(plane.translation);
+        if !(usable(&p0) && usable(&p1)) {
             return (None, false);
         }
         if shape.is_polyline() {
@@ -524,7 +545,7 @@ impl SweepQuery<'_> {
             return None;
         }
         let plane = plane_of_isometry(pose);
-        if !plane.is_finite() {
+        if !plane.is_finite() || !within_range(plane.translation) {
             return None;
         }
         let probe = shape.shape_in(&plane);
@@ -657,7 +678,7 @@ impl SweepQuery<'_> {
         let walkable = |n: Vec2| {
             config
                 .max_slope
-                .is_some_and(|slope| n.dot(*config.up) >= slope.cos() - 1e-6)
+                .is_some_and(|slope| n.dot(*config.up) >= bevy::math::ops::cos(slope) - 1e-6)
         };
         let mut remaining = motion;
         let mut last_normal: Option<Vec2> = None;
@@ -792,7 +813,7 @@ impl SweepQuery<'_> {
     /// point is not finite. Ties go to the smaller entity.
     #[must_use]
     pub fn project_point(&self, point: Vec2, filter: &QueryFilter) -> Option<PointProjection> {
-        if !point.is_finite() {
+        if !within_range(point) {
             return None;
         }
         let entries: usize = self.snapshot.groups().iter().map(|g| g.len()).sum();
@@ -924,7 +945,7 @@ impl SweepQuery<'_> {
         mut f: impl FnMut(&ShapePath) -> ControlFlow<()>,
     ) {
         let plane = plane_of_isometry(pose);
-        if shape.problem().is_some() || !plane.is_finite() {
+        if shape.problem().is_some() || !plane.is_finite() || !within_range(plane.translation) {
             return;
         }
         if shape.is_polyline() {
@@ -988,8 +1009,17 @@ fn plane_of_isometry(pose: Isometry2d) -> Affine2 {
 
 /// The end of a ray, if its input is usable.
 fn ray_end(origin: Vec2, direction: Dir2, max_distance: f32) -> Option<Vec2> {
-    let end = origin + direction * max_distance;
-    (origin.is_finite() && max_distance >= 0.0 && end.is_finite()).then_some(end)
+    // Every collider lies within the range: from an origin inside it, nothing is farther
+    // than its diagonal, `2^24 · 2√2 < 2^26`. A longer ray (`f32::MAX`, infinity) is cut there.
+    const REACH: f32 = 4.0 * crate::COORDINATE_RANGE;
+    (within_range(origin) && max_distance >= 0.0)
+        .then(|| origin + direction * max_distance.min(REACH))
+}
+
+/// `true` if `p` is finite and within [`COORDINATE_RANGE`](crate::COORDINATE_RANGE) on each
+/// axis: a query beyond it finds nothing.
+fn within_range(p: Vec2) -> bool {
+    p.abs().cmple(Vec2::splat(crate::COORDINATE_RANGE)).all()
 }
 
 /// What [`SweepQuery::cast_shape_with`] leaves out.

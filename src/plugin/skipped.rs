@@ -13,8 +13,9 @@ use bevy::reflect::prelude::*;
 /// unaffected. The plugin logs one warning naming the entity when it starts being skipped
 /// (or the reason changes), not every tick. When the input becomes usable again the
 /// collider starts afresh from where it is, as if teleported.
-#[derive(Resource, Default, Debug, Reflect)]
-#[reflect(Resource, Default, Debug)]
+#[derive(Resource, Clone, Default, Debug, Reflect)]
+#[reflect(Resource, Default, Debug, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct SkippedColliders {
     pub(crate) reasons: HashMap<Entity, SkipReason>,
 }
@@ -24,6 +25,7 @@ pub struct SkippedColliders {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
 #[reflect(Debug, PartialEq, Hash, Clone)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub enum SkipReason {
     /// The entity, or one of its ancestors, has no `Transform`.
     MissingTransform,
@@ -45,10 +47,17 @@ pub enum SkipReason {
     NotConvex,
     /// A polyline without an edge of positive length.
     NoEdge,
-    /// Its shape in the world is degenerate or not finite (a zero or huge scale).
+    /// Its world transform scales an axis by less than
+    /// [`MIN_SCALE`](crate::MIN_SCALE) or more than [`MAX_SCALE`](crate::MAX_SCALE) (a zero
+    /// scale included), or its shape in the world is degenerate or not finite.
     DegenerateInWorld,
-    /// Its swept bounds overflow: coordinates too close to `f32::MAX`.
-    Overflow,
+    /// Some point of its motion in the tick lies beyond
+    /// [`COORDINATE_RANGE`](crate::COORDINATE_RANGE) from the origin on an axis: outside the
+    /// range inside which results are exact.
+    OutOfRange,
+    /// It is more than [`MAX_HIERARCHY_DEPTH`](crate::MAX_HIERARCHY_DEPTH) levels below its
+    /// root, or its ancestors form a cycle.
+    HierarchyTooDeep,
     /// Its [`Response::Bounce`](crate::prelude::Response::Bounce) has a restitution that is
     /// negative or not finite.
     InvalidRestitution,
@@ -70,9 +79,16 @@ impl core::fmt::Display for SkipReason {
             }
             Self::NoEdge => "its polyline has no edge of positive length",
             Self::DegenerateInWorld => {
-                "its world-space shape is degenerate or not finite (check the scale)"
+                "its world transform scales an axis below 2^-32 or above 2^32 (a zero scale \
+                 included), or its world-space shape is degenerate"
             }
-            Self::Overflow => "its swept bounds overflow (coordinates too close to f32::MAX)",
+            Self::OutOfRange => {
+                "it reaches beyond 2^24 (16,777,216) units from the origin on an axis, the \
+                 range inside which results are exact"
+            }
+            Self::HierarchyTooDeep => {
+                "it is more than 1,024 levels below its root, or its ancestors form a cycle"
+            }
             Self::InvalidRestitution => {
                 "its Response::Bounce restitution is negative or not finite"
             }

@@ -362,7 +362,7 @@ fn bad_input_is_skipped_with_a_reason_and_the_rest_keeps_working() {
         SkipReason::NonFiniteVelocity,
         SkipReason::DegenerateInWorld,
         SkipReason::NonPositiveSize,
-        SkipReason::Overflow,
+        SkipReason::OutOfRange,
     ];
     for (entity, reason) in bad.into_iter().zip(reasons) {
         assert_eq!(skipped.reason(entity), Some(reason), "{entity}");

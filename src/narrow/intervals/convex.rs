@@ -95,6 +95,7 @@ impl ConvexPath<'_> {
 /// assert_eq!((convex.path().vertices.len(), convex.path().radius), (1, 2.0));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConvexVertices {
     paths: [[Vec2; 2]; ConvexPath::MAX_VERTICES],
     len: u8,
@@ -139,6 +140,14 @@ impl ConvexVertices {
             len: end.vertices().len() as u8,
             radius: end.radius(),
         }
+    }
+
+    /// The same motion with every vertex moved by `by`.
+    pub(crate) fn shifted(mut self, by: Vec2) -> Self {
+        for path in &mut self.paths[..usize::from(self.len)] {
+            *path = path.map(|v| v + by);
+        }
+        self
     }
 
     /// The path to solve.

@@ -29,6 +29,7 @@ use bevy::reflect::prelude::*;
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct Body;
 
 /// The colliders touching this entity, kept up to date by the plugin after each tick
@@ -54,6 +55,7 @@ pub struct Body;
 /// ```
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
 #[reflect(Component, Debug, Default, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollidingEntities(#[reflect(ignore)] pub(crate) bevy::ecs::entity::EntityHashSet);
 
 impl CollidingEntities {

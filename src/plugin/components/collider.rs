@@ -68,6 +68,7 @@ use bevy::transform::components::Transform;
 #[derive(Component, Reflect, Clone, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq, Clone)]
 #[require(Transform, CollisionLayers, SweptPath)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub enum Collider {
     /// A single point at the entity's origin.
     Point,
@@ -120,6 +121,56 @@ pub enum Collider {
 }
 
 impl Collider {
+    /// A hash of the shape's kind and every number in it, bit for bit: equal shapes have
+    /// equal fingerprints (and different ones, different fingerprints but by a 2^-64 chance).
+    pub(crate) fn fingerprint(&self) -> u64 {
+        // FNV-1a over 32-bit words.
+        let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+        let mut mix = |word: u32| {
+            hash = (hash ^ u64::from(word)).wrapping_mul(0x0000_0100_0000_01b3);
+        };
+        let mut points = |points: &[Vec2]| {
+            for p in points {
+                mix(p.x.to_bits());
+                mix(p.y.to_bits());
+            }
+        };
+        let kind = match self {
+            Collider::Point => 0,
+            Collider::Segment { a, b } => {
+                points(&[*a, *b]);
+                1
+            }
+            Collider::Circle { radius } => {
+                points(&[Vec2::splat(*radius)]);
+                2
+            }
+            Collider::Aabb { half_extents } => {
+                points(&[*half_extents]);
+                3
+            }
+            Collider::Rectangle { half_extents } => {
+                points(&[*half_extents]);
+                4
+            }
+            Collider::Capsule { a, b, radius } => {
+                points(&[*a, *b, Vec2::splat(*radius)]);
+                5
+            }
+            Collider::ConvexPolygon { vertices } => {
+                points(vertices);
+                6
+            }
+            Collider::Polyline { points: p } => {
+                points(p);
+                7
+            }
+        };
+        // The kind last, so that two kinds with the same numbers differ.
+        mix(kind);
+        hash
+    }
+
     /// A point at the entity's origin (a cursor, a bullet, a particle).
     #[must_use]
     pub const fn point() -> Self {

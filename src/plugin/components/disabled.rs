@@ -46,6 +46,7 @@ use bevy::reflect::prelude::*;
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
 #[component(on_add = hide_from_queries, on_remove = start_afresh)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct ColliderDisabled;
 
 /// The queries read where the last tick left each collider: take a collider switched off

@@ -56,6 +56,7 @@ pub use bevy_sweep_macros::CollisionLayer;
 /// ```
 #[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[reflect(Debug, Default, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct LayerMask(pub u32);
 
 impl LayerMask {
@@ -154,6 +155,7 @@ impl Not for LayerMask {
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollisionLayers {
     /// The layers this collider belongs to.
     pub memberships: u32,

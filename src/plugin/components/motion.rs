@@ -4,7 +4,9 @@
 use super::Collider;
 use crate::narrow::{ConvexVertices, Shape, ShapePath};
 use crate::plugin::SkipReason;
+use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::prelude::*;
+use bevy::ecs::world::DeferredWorld;
 use bevy::math::{Affine2, Vec2};
 use bevy::reflect::prelude::*;
 
@@ -15,12 +17,14 @@ use bevy::reflect::prelude::*;
 /// `Transform` is relative to the parent).
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct Velocity(pub Vec2);
 
 /// Angular velocity in radians per second, counter-clockwise, about the entity's origin.
 /// Integrated like [`Velocity`]; it turns every shape but circles and axis-aligned boxes.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct AngularVelocity(pub f32);
 
 /// Insert on a collider that was moved discontinuously (respawned, warped): the next tick
@@ -36,13 +40,20 @@ pub struct AngularVelocity(pub f32);
 /// [`CollisionKind::Ended`]: crate::prelude::CollisionKind::Ended
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct Teleport;
 
 /// This tick's motion of a collider in world space, written by the plugin: what was swept,
 /// for drawing and debugging ([`path`](Self::path), [`polyline_edges`](Self::polyline_edges)),
 /// and what the next tick's motion starts from.
+///
+/// Every collider keeps one: removed from a collider, it is put back (with one warning) and
+/// the collider starts afresh where it is. To switch a collider off, insert
+/// [`ColliderDisabled`](crate::prelude::ColliderDisabled).
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
 #[reflect(Component, Debug, Default, Clone)]
+#[component(on_remove = put_back)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct SweptPath {
     /// The motion swept in the last tick it was swept in; `None` before the first tick,
     /// while the collider is skipped as unusable, and for a polyline. A polygon's vertex
@@ -78,6 +89,18 @@ pub struct SweptPath {
     /// without [`Velocity`], on a child or a polyline).
     #[reflect(ignore)]
     pub(crate) warned_response: bool,
+    /// The [`Collider::fingerprint`] of the shape last checked: a shape written again
+    /// unchanged is not a new shape.
+    #[reflect(ignore)]
+    pub(crate) shape_key: u64,
+    /// Put back by [`SweepState::restore`](crate::SweepState::restore) since the last tick:
+    /// its motion goes on from the state, even on a collider just spawned (a restore into a
+    /// new app).
+    #[reflect(ignore)]
+    pub(crate) restored: bool,
+    /// A warning was given about the collider turning more than half a turn in a tick.
+    #[reflect(ignore)]
+    pub(crate) warned_turn: bool,
     /// The [`Body`](super::Body) the collider belonged to in the last tick.
     #[reflect(ignore)]
     pub(crate) body: Option<Entity>,
@@ -87,9 +110,29 @@ pub struct SweptPath {
     pub(crate) shape_problem: Option<Option<SkipReason>>,
 }
 
+/// A [`SweptPath`] removed from a collider that keeps its [`Collider`] is put back, empty: the
+/// collider starts afresh where it is (rather than being left out of every tick for good).
+fn put_back(mut world: DeferredWorld, context: HookContext) {
+    let entity = context.entity;
+    world.commands().queue(move |world: &mut World| {
+        if let Ok(mut collider) = world.get_entity_mut(entity)
+            && collider.contains::<Collider>()
+            && !collider.contains::<SweptPath>()
+        {
+            collider.insert(SweptPath::default());
+            log::warn!(
+                "bevy_sweep: SweptPath was removed from collider {entity}: every collider keeps \
+                 one, so it is put back and the collider starts afresh where it is (to switch \
+                 a collider off, insert ColliderDisabled)"
+            );
+        }
+    });
+}
+
 /// An [`Affine2`] stored without its 16-byte alignment: 24 bytes instead of 32, so that
 /// [`SweptPath`], which every tick reads and writes for every collider, stays small.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct PackedPlane([f32; 6]);
 
 impl From<Affine2> for PackedPlane {

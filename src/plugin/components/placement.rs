@@ -74,7 +74,7 @@ pub(crate) fn world_plane_from(
     let mut world = transform.compute_affine();
     let mut parent = Some(parent.parent());
     // A hierarchy deeper than this is a cycle or a mistake; stop rather than loop.
-    for _ in 0..64 {
+    for _ in 0..crate::MAX_HIERARCHY_DEPTH {
         let Some(entity) = parent else {
             return if world.is_finite() {
                 Ok(plane_of(&world))
@@ -88,7 +88,7 @@ pub(crate) fn world_plane_from(
         world = parent_transform.compute_affine() * world;
         parent = grandparent.map(ChildOf::parent);
     }
-    Err(SkipReason::MissingTransform)
+    Err(SkipReason::HierarchyTooDeep)
 }
 
 #[cfg(test)]

@@ -66,6 +66,7 @@ use bevy::reflect::prelude::*;
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub enum Response {
     /// Bounce off: the normal part of the relative velocity reversed and multiplied by
     /// `restitution` (`1.0`: elastic, `0.0`: like [`Slide`](Self::Slide)). Non-negative and
@@ -93,6 +94,7 @@ impl Response {
 /// stops at it. Pickups, triggers, damage zones. Its own contacts are reported as usual.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sensor;
 
 /// A collider that blocks only motion against its direction, of a mover that starts the
@@ -105,6 +107,7 @@ pub struct Sensor;
 /// with it are reported either way.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct OneWay(pub Dir2);
 
 impl Default for OneWay {
@@ -169,6 +172,7 @@ impl Default for OneWay {
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
 #[require(CharacterState, super::Velocity)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct KinematicCharacter {
     /// The gap it keeps to surfaces, in world units, `> 0`. Default: `0.05`.
     pub skin: f32,
@@ -236,6 +240,7 @@ impl Default for KinematicCharacter {
 /// Where a [`KinematicCharacter`] stands after the last tick; written by the plugin.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct CharacterState {
     /// Standing on ground: within `skin` of a surface no steeper than `max_slope`.
     pub grounded: bool,

@@ -12,12 +12,14 @@ use bevy::math::bounding::Aabb2d;
 
 /// Where a polygon's vertex paths are: their index in the table of the entries' group.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct ConvexIndex(u32);
 
 /// One collider's motion in a tick (or one edge of a polyline's), as the broad phase keeps
 /// it: a polygon's vertex paths are in its group's table ([`Entries::convex`]), so that an
 /// entry stays within a cache line whatever its shape.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Entry {
     pub(crate) entity: Entity,
     pub(crate) path: ShapePath<ConvexIndex>,
@@ -199,7 +201,8 @@ impl Entry {
 }
 
 /// A group's entries and their polygons' vertex paths.
-#[derive(Default)]
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Entries {
     pub(crate) list: Vec<Entry>,
     /// The vertex paths of the entries' polygons ([`ConvexIndex`]).
@@ -308,7 +311,8 @@ impl Entries {
 
 /// The broad phase's index over a group's boxes: the boxes in order of their left edges,
 /// which entry each is, and the strips over them.
-#[derive(Default)]
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct BoxIndex {
     /// The boxes in order of left edge: the edge's key in the high half, the entry in the
     /// low half (box `k` is entry `keys[k] as u32`).
@@ -359,7 +363,8 @@ impl BoxIndex {
 }
 
 /// Entries with their index: the resting colliders, and each half of the queries' snapshot.
-#[derive(Default)]
+#[derive(Clone, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Group {
     pub(crate) entries: Entries,
     pub(crate) index: BoxIndex,

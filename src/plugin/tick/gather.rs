@@ -145,8 +145,8 @@ pub(crate) struct Lookup<'w, 's> {
 impl Lookup<'_, '_> {
     /// The nearest entity with a [`Body`] among `entity` and its ancestors.
     fn body_above(&self, mut entity: Entity) -> Option<Entity> {
-        // A hierarchy deeper than this is a cycle or a mistake.
-        for _ in 0..64 {
+        // Deeper than this, the gather refuses the collider (`HierarchyTooDeep`).
+        for _ in 0..crate::MAX_HIERARCHY_DEPTH {
             let (body, parent) = self.bodies.get(entity).ok()?;
             if body {
                 return Some(entity);
@@ -185,25 +185,32 @@ pub(crate) fn gather(
     mut stats: ResMut<SweepStats>,
 ) {
     let began = Instant::now();
+    let dt = time.delta_secs();
     for local in gathered.iter_mut() {
         local.clear();
     }
     let reasons = &skipped.reasons;
     let was_skipped = |entity| !reasons.is_empty() && reasons.contains_key(&entity);
     for item in &mut queries.p1() {
-        gather_one(item, &lookup, was_skipped, &mut gathered.borrow_local_mut());
+        gather_one(
+            item,
+            &lookup,
+            was_skipped,
+            dt,
+            &mut gathered.borrow_local_mut(),
+        );
     }
     let mut swept = queries.p0();
     let parallel = threads(&settings) > 1;
     if parallel {
         swept.par_iter_mut().for_each_init(
             || gathered.borrow_local_mut(),
-            |local, item| gather_one(item, &lookup, was_skipped, local),
+            |local, item| gather_one(item, &lookup, was_skipped, dt, local),
         );
     } else {
         let mut local = gathered.borrow_local_mut();
         for item in &mut swept {
-            gather_one(item, &lookup, was_skipped, &mut local);
+            gather_one(item, &lookup, was_skipped, dt, &mut local);
         }
     }
     motions.join(&mut gathered, time.delta_secs());
@@ -252,9 +259,11 @@ fn gather_one(
     ),
     lookup: &Lookup,
     was_skipped: impl Fn(Entity) -> bool,
+    dt: f32,
     local: &mut Gathered,
 ) {
     let swept = swept.into_inner();
+    swept.restored = false;
     // A resting collider is visited only when something it depends on changed: its entry in
     // the resting group is replaced, whether it rests on or is swept again.
     if swept.resting {
@@ -280,6 +289,7 @@ fn gather_one(
         .map_or(0.0, |c| c.sanitized().0.skin * EVENT_SKIN);
     let motion = problem(collider, swept, velocity, angular, response)
         .and(world)
+        .and_then(plane_in_range)
         .and_then(|world| motion(collider, world, swept, reshaped, grow));
     let motion = match motion {
         Ok(motion) => motion,
@@ -295,7 +305,12 @@ fn gather_one(
     if let Some(warning) = warning(collider, motion.world, swept) {
         local.warnings.push((entity, warning));
     }
-    swept.resting = comes_to_rest(swept, &motion, root) && lookup.unchanged(entity);
+    if !swept.warned_turn && angular.is_some_and(|w| (w.0 * dt).abs() > core::f32::consts::PI) {
+        swept.warned_turn = true;
+        local.warnings.push((entity, FAST_TURN));
+    }
+    // A responder never rests: it answers what hits it, which only a swept collider does.
+    swept.resting = !responder && comes_to_rest(swept, &motion, root) && lookup.unchanged(entity);
     swept.fresh = false;
     swept.body = if has_body {
         Some(entity)
@@ -445,10 +460,7 @@ fn basic_motion(
             ShapePath::joined(&start, &end)
         })
         .unwrap_or(end);
-    let bounds = inflate(path.swept_bounds_with(|_| ([Vec2::ZERO; 2], 0.0)));
-    if !usable_bounds(&bounds) {
-        return Err(SkipReason::Overflow);
-    }
+    let bounds = in_range(path.swept_bounds_with(|_| ([Vec2::ZERO; 2], 0.0)))?;
     let still = path.is_still_with(|_| false);
     swept.path = Some(path);
     Ok((bounds, still, continues))
@@ -482,10 +494,7 @@ fn polygon_motion(
                 .filter(|path| usable(&start) && path.is_valid() && !flips(path))
         })
         .unwrap_or_else(|| ShapePath::still(end));
-    let bounds = inflate(path.swept_bounds());
-    if !usable_bounds(&bounds) {
-        return Err(SkipReason::Overflow);
-    }
+    let bounds = in_range(path.swept_bounds())?;
     swept.set_path(&path);
     Ok((bounds, path.is_still(), continues))
 }
@@ -569,6 +578,40 @@ fn warning(collider: &Collider, world: Affine2, swept: &mut SweptPath) -> Option
     Some(warning)
 }
 
+/// The swept bounds of a motion, [inflated](inflate), if the motion lies within
+/// [`COORDINATE_RANGE`](crate::COORDINATE_RANGE).
+fn in_range(bounds: Aabb2d) -> Result<Aabb2d, SkipReason> {
+    let range = Vec2::splat(crate::COORDINATE_RANGE);
+    if bounds.min.cmpge(-range).all() && bounds.max.cmple(range).all() {
+        let inflated = inflate(bounds);
+        debug_assert!(usable_bounds(&inflated));
+        Ok(inflated)
+    } else {
+        Err(SkipReason::OutOfRange)
+    }
+}
+
+/// `Ok` if the world plane's origin is within [`COORDINATE_RANGE`](crate::COORDINATE_RANGE)
+/// and it scales each axis within [`MIN_SCALE`](crate::MIN_SCALE) and
+/// [`MAX_SCALE`](crate::MAX_SCALE) (compared squared: a square that underflows to zero is
+/// below the smallest). The shape's own extent is checked with its motion ([`in_range`]).
+fn plane_in_range(world: Affine2) -> Result<Affine2, SkipReason> {
+    let range = Vec2::splat(crate::COORDINATE_RANGE);
+    if !world.translation.abs().cmple(range).all() {
+        return Err(SkipReason::OutOfRange);
+    }
+    let (low, high) = (crate::MIN_SCALE.powi(2), crate::MAX_SCALE.powi(2));
+    let columns = [world.matrix2.x_axis, world.matrix2.y_axis];
+    if columns
+        .iter()
+        .all(|c| (low..=high).contains(&c.length_squared()))
+    {
+        Ok(world)
+    } else {
+        Err(SkipReason::DegenerateInWorld)
+    }
+}
+
 /// The box grown by a relative `2^-20` of its coordinates (and the smallest normal number), so
 /// that rounding in computing it can never separate shapes that touch exactly.
 pub(crate) fn inflate(aabb: Aabb2d) -> Aabb2d {
@@ -632,17 +675,14 @@ fn chain(
             min: a.min.min(b.min),
             max: a.max.max(b.max),
         });
-    match bounds {
-        Some(b) if usable_bounds(&inflate(b)) => Ok(Motion {
-            world,
-            bounds: None,
-            chain_start: start,
-            still: start == world,
-            continues: previous.is_some() && !fresh,
-        }),
-        Some(_) => Err(SkipReason::Overflow),
-        None => Err(SkipReason::DegenerateInWorld),
-    }
+    in_range(bounds.ok_or(SkipReason::DegenerateInWorld)?)?;
+    Ok(Motion {
+        world,
+        bounds: None,
+        chain_start: start,
+        still: start == world,
+        continues: previous.is_some() && !fresh,
+    })
 }
 
 /// A polyline's edges, each its own entry in the broad phase, moving from `start` to `end`
@@ -684,6 +724,9 @@ const CANNOT_ANSWER: &str = "has a Response or KinematicCharacter but cannot ans
                              polyline): it is swept without answering them";
 const ROTATED_AABB: &str = "is an axis-aligned box (Collider::aabb) on a rotated transform: \
                             the box does not turn, its rotation is ignored";
+const FAST_TURN: &str = "turns more than half a turn in a tick (|AngularVelocity| × the tick's \
+                         duration > π): each point of it is swept on a straight line between \
+                         the tick's two poses, so the turn in between is not followed";
 const REPEATED_POINTS: &str = "is a polyline with repeated consecutive points: the edges \
                                between them are left out";
 

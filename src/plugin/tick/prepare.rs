@@ -37,14 +37,20 @@ pub(crate) fn prepare(
             swept.warned = false;
         }
         // A new or changed shape is checked again (a polygon's convexity is not checked
-        // every tick).
+        // every tick). A shape written again unchanged (a rollback restoring every component)
+        // is no change: the motion goes on exactly as if it had not been written.
         if collider.is_changed() {
-            swept.shape_problem = None;
+            let key = collider.fingerprint();
+            if collider.is_added() || key != swept.shape_key {
+                swept.shape_problem = None;
+                swept.shape_key = key;
+            }
         }
         // New, re-inserted (the entity may have moved while it had no collider) or
         // teleported: start from here. (A changed shape continues from where it was; the
         // gather decides whether it can.)
-        if swept.previous_world.is_none() || teleport || collider.is_added() {
+        let restored = core::mem::take(&mut swept.restored);
+        if swept.previous_world.is_none() || teleport || collider.is_added() && !restored {
             swept.previous_world = world_plane(entity, &transforms).ok().map(Into::into);
             swept.fresh = true;
         }

@@ -21,7 +21,8 @@ use std::sync::OnceLock;
 
 /// Every collider where the last tick left it, and the broad phase's index over them: what
 /// the queries read, published whole at the end of each tick.
-#[derive(Resource, Default)]
+#[derive(Resource, Clone, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Snapshot {
     /// The colliders swept in the last tick.
     pub(crate) swept: Group,
@@ -31,6 +32,7 @@ pub(crate) struct Snapshot {
     pub(crate) one_way: EntityHashMap<Vec2>,
     /// Each collider's entries (group, first, count: a polyline's edges are consecutive),
     /// built on the first query that needs it after each tick.
+    #[cfg_attr(feature = "serialize", serde(skip))]
     places: OnceLock<EntityHashMap<(u8, u32, u32)>>,
 }
 

@@ -134,6 +134,16 @@ pub(crate) fn report(world: &mut World) {
 }
 
 impl ReportBuffers {
+    /// The tick count.
+    pub(crate) fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Makes the tick count at least `tick` (after a restore from another app).
+    pub(crate) fn catch_up(&mut self, tick: u64) {
+        self.tick = self.tick.max(tick);
+    }
+
     /// Works out every touching pair's outcome, part by part (in parallel when allowed).
     fn outcomes(
         &mut self,

@@ -1,0 +1,136 @@
+//! [`SweepState`]: everything the sweep keeps from one tick to the next, saved and restored
+//! as a value, for rollback.
+
+use super::tick::gather::Resting;
+use super::tick::publish::Snapshot;
+use super::tick::report::ReportBuffers;
+use super::tick::rest::RestingColliders;
+use super::{CharacterState, CollidingEntities, Contacts, SkippedColliders, SweptPath};
+use bevy::ecs::prelude::*;
+
+/// Everything the sweep keeps from one tick to the next, as one value: save it with the rest
+/// of your world at a tick, restore it with the world, and the ticks that follow send the
+/// same events, touch the same contacts and move the same characters as they did the first
+/// time. This is what rollback netcode (`bevy_ggrs` and the like) needs of a collision crate.
+///
+/// It holds each collider's [`SweptPath`] (where its motion starts), each
+/// [`CharacterState`] and [`CollidingEntities`], the [`Contacts`] and [`SkippedColliders`]
+/// resources, and the colliders as the last tick left them for the queries (which the next
+/// tick's characters and your systems ask). The broad phase's group of resting colliders is
+/// not in it: after a restore they are swept again until they come to rest again, which
+/// changes no event.
+///
+/// Your own components ([`Transform`](bevy::transform::components::Transform),
+/// [`Velocity`](super::Velocity), [`Collider`](super::Collider), …) are yours to save and
+/// restore, and the same entities must exist when you restore (despawn the ones spawned
+/// since; a collider despawned since must come back as the same entity, which rollback
+/// crates take care of).
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_sweep::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, SweepPlugin::default()));
+/// let ball = app
+///     .world_mut()
+///     .spawn((Collider::circle(1.0), Velocity(Vec2::new(30.0, 0.0))))
+///     .id();
+/// app.update();
+///
+/// // Save at this tick: your components, and the sweep's state.
+/// let saved_transform = *app.world().get::<Transform>(ball).unwrap();
+/// let saved = SweepState::save(app.world_mut());
+///
+/// app.update(); // ... ticks that a correction from the network makes wrong
+///
+/// // Roll back: your components first, then the sweep's state; then tick again.
+/// app.world_mut().entity_mut(ball).insert(saved_transform);
+/// saved.restore(app.world_mut());
+/// app.update();
+/// ```
+#[derive(Clone)]
+#[must_use]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct SweepState {
+    /// Each collider's `SweptPath`, by entity (in entity order).
+    colliders: Vec<(Entity, SweptPath)>,
+    characters: Vec<(Entity, CharacterState)>,
+    colliding: Vec<(Entity, CollidingEntities)>,
+    contacts: Contacts,
+    skipped: SkippedColliders,
+    /// The colliders as the last tick left them, which the queries read.
+    snapshot: Snapshot,
+    /// The report's tick count: the contacts' records are marked with it.
+    tick: u64,
+}
+
+impl core::fmt::Debug for SweepState {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SweepState")
+            .field("colliders", &self.colliders.len())
+            .field("characters", &self.characters.len())
+            .field("contacts", &self.contacts.len())
+            .field("skipped", &self.skipped.len())
+            .field("tick", &self.tick)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SweepState {
+    /// The sweep's state now (between two ticks). Needs the [`SweepPlugin`](crate::SweepPlugin).
+    pub fn save(world: &mut World) -> Self {
+        fn all<C: Component + Clone>(world: &mut World) -> Vec<(Entity, C)> {
+            let mut query = world.query::<(Entity, &C)>();
+            let mut all: Vec<(Entity, C)> =
+                query.iter(world).map(|(e, c)| (e, c.clone())).collect();
+            all.sort_unstable_by_key(|(e, _)| *e);
+            all
+        }
+        Self {
+            colliders: all::<SweptPath>(world),
+            characters: all::<CharacterState>(world),
+            colliding: all::<CollidingEntities>(world),
+            contacts: world.resource::<Contacts>().clone(),
+            skipped: world.resource::<SkippedColliders>().clone(),
+            snapshot: world.resource::<Snapshot>().clone(),
+            tick: world.resource::<ReportBuffers>().tick(),
+        }
+    }
+
+    /// Puts the sweep back as it was when this state was saved. Restore your own components
+    /// to the same moment too (before or after: the next tick reads both).
+    pub fn restore(&self, world: &mut World) {
+        fn put_back<C: Component + Clone>(world: &mut World, all: &[(Entity, C)]) {
+            for (entity, component) in all {
+                if let Ok(mut entity) = world.get_entity_mut(*entity) {
+                    entity.insert(component.clone());
+                }
+            }
+        }
+        for (entity, swept) in &self.colliders {
+            if let Ok(mut entity) = world.get_entity_mut(*entity) {
+                entity.insert(SweptPath {
+                    restored: true,
+                    ..swept.clone()
+                });
+            }
+        }
+        put_back(world, &self.characters);
+        put_back(world, &self.colliding);
+        world.insert_resource(self.contacts.clone());
+        world.insert_resource(self.skipped.clone());
+        world.insert_resource(self.snapshot.clone());
+        // Records are marked with the tick they were last swept in: the count must only grow.
+        world.resource_mut::<ReportBuffers>().catch_up(self.tick);
+        // The resting group is rebuilt: every collider is swept again until it rests again.
+        world.insert_resource(RestingColliders::default());
+        let resting: Vec<Entity> = world
+            .query_filtered::<Entity, With<Resting>>()
+            .iter(world)
+            .collect();
+        for entity in resting {
+            world.entity_mut(entity).remove::<Resting>();
+        }
+    }
+}
