@@ -32,6 +32,7 @@ mod scripted;
 #[path = "../support/cut_the_line_stress.rs"]
 mod stress;
 
+use best::{Best, LastRound};
 use bevy::asset::io::Reader;
 use bevy::asset::{AssetLoader, LoadContext};
 use bevy::prelude::*;
@@ -89,7 +90,7 @@ fn main() {
             PointerPlugin,
             DrawingPlugin,
             EffectsPlugin,
-            BestScorePlugin,
+            best::BestScorePlugin,
             // For scripted runs and measurements only; inert unless their variables are set.
             (scripted::ScriptedRun, stress::StressPlugin),
         ))
@@ -219,7 +220,7 @@ impl Plugin for ScreensPlugin {
                     paused_keys.run_if(in_state(Screen::Paused)),
                     game_over_keys.run_if(in_state(Screen::GameOver)),
                     update_hud.run_if(in_state(Screen::Playing)),
-                    log_rounds,
+                    log_rounds.after(best::record_best),
                 ),
             )
             .add_systems(Last, log_on_exit);
@@ -1027,70 +1028,4 @@ fn slow_motion_and_shake(
         Vec2::ZERO
     };
     camera.translation = offset.extend(camera.translation.z);
-}
-
-// ---------------------------------------------------------------------------------------
-// The best scores: loaded at start, saved when a round beats one.
-
-struct BestScorePlugin;
-
-impl Plugin for BestScorePlugin {
-    fn build(&self, app: &mut App) {
-        // Read before anything runs: the title screen shows them.
-        app.insert_resource(load_best())
-            .init_resource::<LastRound>()
-            .add_systems(OnEnter(Screen::Playing), give_the_round_its_best)
-            .add_systems(Update, record_best.before(log_rounds));
-    }
-}
-
-/// The best scores, and where they are kept (`None`: no data directory, kept for the run).
-#[derive(Resource)]
-struct Best {
-    scores: best::BestScores,
-    path: Option<std::path::PathBuf>,
-}
-
-/// The last round's result, and whether it set a new best.
-#[derive(Resource, Default)]
-struct LastRound(Option<RoundOver>, bool);
-
-fn load_best() -> Best {
-    let path = best::default_path();
-    let scores = match &path {
-        Some(path) => {
-            let (scores, warning) = best::load(path);
-            if let Some(warning) = warning {
-                warn!("{warning}");
-            }
-            scores
-        }
-        None => {
-            warn!("no data directory (HOME, XDG_DATA_HOME, APPDATA): best scores are not kept");
-            best::BestScores::default()
-        }
-    };
-    Best { scores, path }
-}
-
-/// The HUD's best is the best of the mode in play.
-fn give_the_round_its_best(best: Res<Best>, mode: Res<Mode>, mut game: ResMut<Game>) {
-    game.best = best.scores.of(*mode);
-}
-
-fn record_best(
-    mut rounds: MessageReader<RoundOver>,
-    mut best: ResMut<Best>,
-    mut last: ResMut<LastRound>,
-) {
-    for round in rounds.read() {
-        let better = best.scores.record(round.mode, round.score);
-        *last = LastRound(Some(*round), better);
-        if better && let Some(path) = &best.path {
-            // A failed write loses only the record, never the game.
-            if let Err(warning) = best::save(path, &best.scores) {
-                warn!("{warning}");
-            }
-        }
-    }
 }
