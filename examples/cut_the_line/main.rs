@@ -34,6 +34,7 @@ mod stress;
 
 use best::{Best, LastRound};
 use bevy::asset::io::Reader;
+use bevy::asset::io::file::FileAssetReader;
 use bevy::asset::{AssetLoader, LoadContext};
 use bevy::prelude::*;
 use bevy::window::{PrimaryWindow, WindowFocused};
@@ -130,7 +131,8 @@ fn seed_the_game(mut game: ResMut<Game>) {
 }
 
 // ---------------------------------------------------------------------------------------
-// The waves: compiled in, then read from `assets/cut_the_line/waves.ron` at start.
+// The waves: compiled in, then read from `assets/cut_the_line/waves.ron` at start when the
+// game has that file (run through cargo, or with `BEVY_ASSET_ROOT`).
 
 struct WavesPlugin;
 
@@ -139,13 +141,19 @@ impl Plugin for WavesPlugin {
         app.init_asset::<WaveBook>()
             .register_asset_loader(WaveBookLoader)
             .add_systems(Startup, load_waves)
-            .add_systems(Update, use_wave_book);
+            .add_systems(
+                Update,
+                use_wave_book.run_if(resource_exists::<WaveBookHandle>),
+            );
     }
 }
 
 /// The waves as shipped, compiled in: the game starts with them and switches to the file once
 /// it has loaded (edit it and start the game again to try new tuning).
 const SHIPPED_WAVES: &str = include_str!("../../assets/cut_the_line/waves.ron");
+
+/// The waves' file, in the asset folder.
+const WAVES_FILE: &str = "cut_the_line/waves.ron";
 
 /// Loads `WaveBook`s from RON.
 #[derive(TypePath)]
@@ -175,12 +183,27 @@ impl AssetLoader for WaveBookLoader {
 #[derive(Resource)]
 struct WaveBookHandle(Handle<WaveBook>);
 
+/// Starts with the compiled-in waves, and loads the file only where it is: a game run from
+/// its binary alone (no `assets/` next to it, no `BEVY_ASSET_ROOT`) plays the compiled-in
+/// ones without an error about a missing file.
 fn load_waves(mut commands: Commands, assets: Res<AssetServer>) {
     match ron::de::from_str::<WaveBook>(SHIPPED_WAVES) {
         Ok(book) => commands.insert_resource(book),
         Err(error) => error!("the shipped waves.ron does not parse: {error}"),
     }
-    commands.insert_resource(WaveBookHandle(assets.load("cut_the_line/waves.ron")));
+    // Where Bevy's default file reader looks (`BEVY_ASSET_ROOT`, else `CARGO_MANIFEST_DIR`,
+    // else the binary's folder), in its default `assets` folder.
+    let file = FileAssetReader::get_base_path()
+        .join(AssetPlugin::default().file_path)
+        .join(WAVES_FILE);
+    if file.is_file() {
+        commands.insert_resource(WaveBookHandle(assets.load(WAVES_FILE)));
+    } else {
+        info!(
+            "no {}: playing the waves compiled into the game",
+            file.display()
+        );
+    }
 }
 
 fn use_wave_book(
@@ -193,6 +216,7 @@ fn use_wave_book(
         if event.is_loaded_with_dependencies(&handle.0)
             && let Some(book) = books.get(&handle.0)
         {
+            info!("waves from {WAVES_FILE}");
             commands.insert_resource(book.clone());
         }
     }
