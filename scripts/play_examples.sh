@@ -3,7 +3,8 @@
 # plays a whole round of cut_the_line with a real (xdotool) mouse and keyboard (title, swipes
 # at several speeds, game over, play again, pause, quit), saves screenshots of the real
 # window, and fails if the game panicked, logged an error, or its log shows no cuts, no game
-# over, no second round or no saved best score; then runs the demos. (The README's GIF is
+# over, no second round or no saved best score; checks that the game run from its binary
+# alone (no asset folder) logs no error either; then runs the demos. (The README's GIF is
 # recorded by scripts/record_gif.sh.)
 #
 #   bash scripts/play_examples.sh            # after `cargo build --examples`
@@ -31,6 +32,25 @@ check_errors() {
         exit 1
     fi
 }
+
+# cut_the_line run from its binary alone, as someone who copied it would run it: from another
+# folder, without BEVY_ASSET_ROOT, so there is no assets/ folder where Bevy looks. It must
+# play the waves compiled into it, without logging an error about the missing file.
+bin=$(cd "$BIN" && pwd)
+alone=$(mktemp -d)
+(cd "$alone" && env -u BEVY_ASSET_ROOT -u CARGO_MANIFEST_DIR CUT_THE_LINE_DATA_DIR="$alone" \
+    EXAMPLE_SECONDS=3 "$bin/cut_the_line") >"$log" 2>&1 && status=0 || status=$?
+if [ "$status" -ne 0 ] || grep -q "panicked" "$log"; then
+    echo "FAIL: cut_the_line run from its binary alone exited with $status"
+    exit 1
+fi
+check_errors "cut_the_line run from its binary alone"
+if ! grep -q "playing the waves compiled into the game" "$log"; then
+    echo "FAIL: cut_the_line run from its binary alone did not say it plays its compiled-in waves"
+    exit 1
+fi
+echo "cut_the_line from its binary alone: compiled-in waves, no error"
+rm -rf "$alone"
 
 # cut_the_line, a whole round as a player plays it: the title, a click for classic, swipes
 # at several speeds, no more swipes until the lives run out, the game-over screen, a click to

@@ -1,7 +1,7 @@
 //! `cut_the_line`'s rules in a headless App: a scripted fast swipe through a moving line cuts
 //! it once at the right place and the pieces fly on the blade's way; score, combos, misses
 //! and red lines; the screens (a round ends, a pause stops everything, a new round starts
-//! afresh); the two modes; the best-score file.
+//! afresh); the two modes; the best-score file, and a best kept when the game quits mid-round.
 
 #[path = "../examples/cut_the_line/rules.rs"]
 #[expect(
@@ -510,5 +510,52 @@ fn best_scores_survive_a_missing_a_corrupt_and_an_unwritable_file() {
     assert!(warning.is_some_and(|w| w.contains("cannot read")));
     let error = best::save(&path, &best::BestScores::default()).unwrap_err();
     assert!(error.contains("cannot save"), "{error}");
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+/// Quitting in the middle of a round (the window closed, `Ctrl-C`, `Q` on the pause screen:
+/// each is an `AppExit`), in play or paused, keeps a new best score; quitting from the title
+/// saves nothing.
+#[test]
+fn quitting_mid_round_keeps_a_new_best() {
+    let folder = std::env::temp_dir().join(format!("cut_the_line_quit_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    let path = folder.join("best_scores.ron");
+    let quit_with = |mode: Mode, screen: Screen, score: u32| {
+        let mut app = app_in(mode);
+        let mut scores = best::BestScores::default();
+        scores.record(Mode::Classic, 50);
+        app.insert_resource(best::Best {
+            scores,
+            path: Some(path.clone()),
+        })
+        .add_plugins(best::BestScorePlugin);
+        app.update();
+        if screen != Screen::Playing {
+            go_to(&mut app, screen);
+        }
+        app.world_mut().resource_mut::<Game>().score = score;
+        app.world_mut().write_message(AppExit::Success);
+        app.update();
+        app.world().resource::<best::Best>().scores
+    };
+
+    // In play, above the best: kept, in the file too.
+    let scores = quit_with(Mode::Classic, Screen::Playing, 120);
+    assert_eq!(scores.of(Mode::Classic), 120);
+    assert_eq!(best::load(&path), (scores, None));
+    // Paused, in the other mode.
+    let scores = quit_with(Mode::SixtySeconds, Screen::Paused, 70);
+    assert_eq!(scores.of(Mode::SixtySeconds), 70);
+    assert_eq!(best::load(&path).0.of(Mode::SixtySeconds), 70);
+    // Below the best: nothing changes.
+    std::fs::remove_file(&path).unwrap();
+    let scores = quit_with(Mode::Classic, Screen::Playing, 30);
+    assert_eq!(scores.of(Mode::Classic), 50);
+    assert!(!path.exists(), "nothing to save");
+    // From the title, a score left over from an earlier round is not a round in progress.
+    let scores = quit_with(Mode::Classic, Screen::Title, 400);
+    assert_eq!(scores.of(Mode::Classic), 50);
+    assert!(!path.exists(), "nothing to save");
     std::fs::remove_dir_all(&folder).unwrap();
 }

@@ -32,9 +32,12 @@ mod scripted;
 #[path = "../support/cut_the_line_stress.rs"]
 mod stress;
 
+use best::{Best, LastRound};
 use bevy::asset::io::Reader;
+use bevy::asset::io::file::FileAssetReader;
 use bevy::asset::{AssetLoader, LoadContext};
 use bevy::prelude::*;
+use bevy::sprite_render::AlphaMode2d;
 use bevy::window::{PrimaryWindow, WindowFocused};
 use bevy_prototype_lyon::prelude::*;
 use bevy_sweep::prelude::*;
@@ -42,6 +45,7 @@ use rules::{
     BladeInput, Cut, FIELD, Game, Line, Mode, PIECE_LIFETIME, Piece, PieceColor, RoundOver,
     RulesPlugin, Screen, WaveBook,
 };
+use std::f32::consts::{PI, TAU};
 
 // The look and feel, in pixels, seconds and sRGB.
 const BACKGROUND: Color = Color::srgb(0.04, 0.05, 0.09);
@@ -50,13 +54,20 @@ const DIM_TEXT: Color = Color::srgb(0.6, 0.68, 0.8);
 const LINE_WIDTH: f32 = 6.0;
 /// How long the blade's trail lasts behind the pointer.
 const TRAIL_SECONDS: f32 = 0.2;
-/// Segments of the trail drawn (built once, reused every frame).
-const TRAIL_SEGMENTS: usize = 32;
-const TRAIL_WIDTH: f32 = 7.0;
-const TRAIL_COLOR: Color = Color::srgb(0.85, 0.95, 1.0);
+/// The trail's width at the pointer (it thins to nothing at its end).
+const TRAIL_WIDTH: f32 = 8.0;
+const TRAIL_COLOR: Color = Color::srgba(0.85, 0.95, 1.0, 0.9);
 const SPARK_LIFETIME: f32 = 0.35;
+const SPARK_LENGTH: f32 = 10.0;
+const SPARK_WIDTH: f32 = 2.5;
 const FLASH_LIFETIME: f32 = 0.2;
+/// A flash's radius at the cut; its disc grows to `1 + FLASH_DISC_GROWTH` times that, and its
+/// ring to `1 + FLASH_RING_GROWTH` times.
 const FLASH_RADIUS: f32 = 10.0;
+const FLASH_DISC_GROWTH: f32 = 1.2;
+const FLASH_RING_GROWTH: f32 = 3.0;
+/// The ring's width at its largest.
+const FLASH_RING_WIDTH: f32 = 3.0;
 const POPUP_LIFETIME: f32 = 0.8;
 /// A combo this long slows time and shakes the screen.
 const BIG_COMBO: u32 = 3;
@@ -89,7 +100,7 @@ fn main() {
             PointerPlugin,
             DrawingPlugin,
             EffectsPlugin,
-            BestScorePlugin,
+            best::BestScorePlugin,
             // For scripted runs and measurements only; inert unless their variables are set.
             (scripted::ScriptedRun, stress::StressPlugin),
         ))
@@ -129,7 +140,8 @@ fn seed_the_game(mut game: ResMut<Game>) {
 }
 
 // ---------------------------------------------------------------------------------------
-// The waves: compiled in, then read from `assets/cut_the_line/waves.ron` at start.
+// The waves: compiled in, then read from `assets/cut_the_line/waves.ron` at start when the
+// game has that file (run through cargo, or with `BEVY_ASSET_ROOT`).
 
 struct WavesPlugin;
 
@@ -138,13 +150,19 @@ impl Plugin for WavesPlugin {
         app.init_asset::<WaveBook>()
             .register_asset_loader(WaveBookLoader)
             .add_systems(Startup, load_waves)
-            .add_systems(Update, use_wave_book);
+            .add_systems(
+                Update,
+                use_wave_book.run_if(resource_exists::<WaveBookHandle>),
+            );
     }
 }
 
 /// The waves as shipped, compiled in: the game starts with them and switches to the file once
 /// it has loaded (edit it and start the game again to try new tuning).
 const SHIPPED_WAVES: &str = include_str!("../../assets/cut_the_line/waves.ron");
+
+/// The waves' file, in the asset folder.
+const WAVES_FILE: &str = "cut_the_line/waves.ron";
 
 /// Loads `WaveBook`s from RON.
 #[derive(TypePath)]
@@ -174,12 +192,27 @@ impl AssetLoader for WaveBookLoader {
 #[derive(Resource)]
 struct WaveBookHandle(Handle<WaveBook>);
 
+/// Starts with the compiled-in waves, and loads the file only where it is: a game run from
+/// its binary alone (no `assets/` next to it, no `BEVY_ASSET_ROOT`) plays the compiled-in
+/// ones without an error about a missing file.
 fn load_waves(mut commands: Commands, assets: Res<AssetServer>) {
     match ron::de::from_str::<WaveBook>(SHIPPED_WAVES) {
         Ok(book) => commands.insert_resource(book),
         Err(error) => error!("the shipped waves.ron does not parse: {error}"),
     }
-    commands.insert_resource(WaveBookHandle(assets.load("cut_the_line/waves.ron")));
+    // Where Bevy's default file reader looks (`BEVY_ASSET_ROOT`, else `CARGO_MANIFEST_DIR`,
+    // else the binary's folder), in its default `assets` folder.
+    let file = FileAssetReader::get_base_path()
+        .join(AssetPlugin::default().file_path)
+        .join(WAVES_FILE);
+    if file.is_file() {
+        commands.insert_resource(WaveBookHandle(assets.load(WAVES_FILE)));
+    } else {
+        info!(
+            "no {}: playing the waves compiled into the game",
+            file.display()
+        );
+    }
 }
 
 fn use_wave_book(
@@ -192,6 +225,7 @@ fn use_wave_book(
         if event.is_loaded_with_dependencies(&handle.0)
             && let Some(book) = books.get(&handle.0)
         {
+            info!("waves from {WAVES_FILE}");
             commands.insert_resource(book.clone());
         }
     }
@@ -219,7 +253,7 @@ impl Plugin for ScreensPlugin {
                     paused_keys.run_if(in_state(Screen::Paused)),
                     game_over_keys.run_if(in_state(Screen::GameOver)),
                     update_hud.run_if(in_state(Screen::Playing)),
-                    log_rounds,
+                    log_rounds.after(best::record_best),
                 ),
             )
             .add_systems(Last, log_on_exit);
@@ -546,8 +580,10 @@ fn read_pointer(
 }
 
 // ---------------------------------------------------------------------------------------
-// Drawing: every line and piece is a unit square mesh, built once, stretched along the line by
-// its `Transform` and coloured by its own material (fades and flashes change only that).
+// Drawing: every line and piece is a lyon stroke with round caps, tessellated in its own
+// frame when it appears and again only when its ends move (raise and dive), carried by its
+// `Transform`, and coloured by its own material over white vertices (fades and flashes change
+// only the material, never the mesh).
 
 struct DrawingPlugin;
 
@@ -571,50 +607,87 @@ impl Plugin for DrawingPlugin {
     }
 }
 
-/// The drawn part of a line or piece: a child holding the mesh.
+/// The drawn part of a line or piece: a child holding its stroke, and the ends (in the
+/// line's frame) the stroke was tessellated for.
 #[derive(Component)]
-struct Look;
+struct Look {
+    a: Vec2,
+    b: Vec2,
+}
 
 /// A line or piece that has its look.
 #[derive(Component)]
 struct Looked;
 
-/// The two meshes everything in play is drawn with, tessellated by lyon once: a white unit
-/// square (lines, pieces, sparks, the trail) and a white unit disc (flashes). Each entity
-/// shares one, and is shaped by its `Transform` and coloured by its own material.
+/// A stroke `width` wide with round caps and joins, in white: a material colours it.
+fn round_stroke(width: f32) -> Stroke {
+    Stroke {
+        options: StrokeOptions::default()
+            .with_line_width(width)
+            .with_line_cap(LineCap::Round)
+            .with_line_join(LineJoin::Round),
+        color: Color::WHITE,
+    }
+}
+
+/// A line's or piece's stroke from `a` to `b`, in its own frame.
+fn line_stroke(a: Vec2, b: Vec2) -> Shape {
+    ShapeBuilder::with(&shapes::Line(a, b))
+        .stroke(round_stroke(LINE_WIDTH))
+        .build()
+}
+
+/// The meshes the effects share, tessellated by lyon once: a spark (a short round-capped
+/// stroke along x), and a flash's disc and ring at their largest. Each effect is placed,
+/// turned and scaled by its `Transform` and coloured by its own material.
 #[derive(Resource)]
 struct SharedMeshes {
-    square: Handle<Mesh>,
+    spark: Handle<Mesh>,
     disc: Handle<Mesh>,
+    ring: Handle<Mesh>,
 }
 
 /// The lyon shapes the shared meshes come from, hidden, until their meshes are built.
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
 enum Template {
-    Square,
+    Spark,
     Disc,
+    Ring,
 }
 
 fn spawn_templates(mut commands: Commands) {
-    let square = shapes::Rectangle {
-        extents: Vec2::ONE,
-        origin: RectangleOrigin::Center,
-        radii: None,
-    };
-    let disc = shapes::Circle {
-        radius: 1.0,
-        center: Vec2::ZERO,
-    };
-    commands.spawn((
-        Template::Square,
-        ShapeBuilder::with(&square).fill(Color::WHITE).build(),
-        Visibility::Hidden,
-    ));
-    commands.spawn((
-        Template::Disc,
-        ShapeBuilder::with(&disc).fill(Color::WHITE).build(),
-        Visibility::Hidden,
-    ));
+    let templates = [
+        (
+            Template::Spark,
+            ShapeBuilder::with(&shapes::Line(
+                Vec2::new(-0.5 * SPARK_LENGTH, 0.0),
+                Vec2::new(0.5 * SPARK_LENGTH, 0.0),
+            ))
+            .stroke(round_stroke(SPARK_WIDTH))
+            .build(),
+        ),
+        (
+            Template::Disc,
+            ShapeBuilder::with(&shapes::Circle {
+                radius: flash_radius(FLASH_DISC_GROWTH, 0.0),
+                center: Vec2::ZERO,
+            })
+            .fill(Color::WHITE)
+            .build(),
+        ),
+        (
+            Template::Ring,
+            ShapeBuilder::with(&shapes::Circle {
+                radius: flash_radius(FLASH_RING_GROWTH, 0.0),
+                center: Vec2::ZERO,
+            })
+            .stroke(round_stroke(FLASH_RING_WIDTH))
+            .build(),
+        ),
+    ];
+    for (template, shape) in templates {
+        commands.spawn((template, shape, Visibility::Hidden));
+    }
 }
 
 /// Keeps the templates' meshes once lyon has built them (the first frame), and drops the
@@ -633,45 +706,50 @@ fn keep_template_meshes(
             .find(|(_, t, mesh)| **t == kind && mesh.0 != Handle::default())
             .map(|(_, _, mesh)| mesh.0.clone())
     };
-    if let (Some(square), Some(disc)) = (mesh(Template::Square), mesh(Template::Disc)) {
-        commands.insert_resource(SharedMeshes { square, disc });
+    if let (Some(spark), Some(disc), Some(ring)) = (
+        mesh(Template::Spark),
+        mesh(Template::Disc),
+        mesh(Template::Ring),
+    ) {
+        commands.insert_resource(SharedMeshes { spark, disc, ring });
         for (entity, ..) in &templates {
             commands.entity(entity).despawn();
         }
     }
 }
 
-/// Where a segment's unit square goes: centred between `a` and `b`, turned along them,
-/// `width` thick.
-fn along(a: Vec2, b: Vec2, width: f32, z: f32) -> Transform {
-    Transform {
-        translation: a.midpoint(b).extend(z),
-        rotation: Quat::from_rotation_z((b - a).to_angle()),
-        scale: Vec3::new(a.distance(b).max(1e-3), width, 1.0),
+/// A material of `color` that can fade (alpha blended even while `color` is opaque).
+fn fading(color: Color) -> ColorMaterial {
+    ColorMaterial {
+        color,
+        alpha_mode: AlphaMode2d::Blend,
+        ..default()
     }
 }
 
 fn give_lines_a_look(
     mut commands: Commands,
     mut materials: ResMut<Assets<ColorMaterial>>,
-    shared: Option<Res<SharedMeshes>>,
     lines: Query<
         (Entity, &Collider, Option<&Line>, Option<&PieceColor>),
         (Or<(With<Line>, With<Piece>)>, Without<Looked>),
     >,
 ) {
-    let Some(shared) = shared else { return };
     for (entity, collider, line, piece) in &lines {
         let Collider::Segment { a, b } = *collider else {
             continue;
         };
-        let color = line.map(|l| l.color).or(piece.map(|p| p.0)).unwrap_or(TEXT);
+        // Lines are opaque; pieces fade.
+        let material = match (line, piece) {
+            (Some(line), _) => ColorMaterial::from_color(line.color),
+            (None, Some(piece)) => fading(piece.0),
+            (None, None) => ColorMaterial::from_color(TEXT),
+        };
         let look = commands
             .spawn((
-                Look,
-                Mesh2d(shared.square.clone()),
-                MeshMaterial2d(materials.add(ColorMaterial::from_color(color))),
-                along(a, b, LINE_WIDTH, 0.0),
+                Look { a, b },
+                line_stroke(a, b),
+                MeshMaterial2d(materials.add(material)),
             ))
             .id();
         commands
@@ -681,17 +759,21 @@ fn give_lines_a_look(
     }
 }
 
-/// Raise and dive change a line's endpoints: its square follows.
+/// Raise and dive move a line's ends: its stroke is tessellated again (only then).
 fn follow_colliders(
     lines: Query<(&Collider, &Children), Changed<Collider>>,
-    mut looks: Query<&mut Transform, With<Look>>,
+    mut looks: Query<(&mut Look, &mut Shape)>,
 ) {
     for (collider, children) in &lines {
-        if let Collider::Segment { a, b } = *collider {
-            for &child in children {
-                if let Ok(mut transform) = looks.get_mut(child) {
-                    *transform = along(a, b, LINE_WIDTH, 0.0);
-                }
+        let Collider::Segment { a, b } = *collider else {
+            continue;
+        };
+        for &child in children {
+            if let Ok((mut look, mut shape)) = looks.get_mut(child)
+                && (look.a, look.b) != (a, b)
+            {
+                *look = Look { a, b };
+                *shape = line_stroke(a, b);
             }
         }
     }
@@ -762,7 +844,7 @@ struct EffectsPlugin;
 impl Plugin for EffectsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Drama>()
-            .add_systems(Update, spawn_trail.run_if(resource_added::<SharedMeshes>))
+            .add_systems(Startup, spawn_trail)
             .add_systems(
                 Update,
                 (
@@ -776,58 +858,88 @@ impl Plugin for EffectsPlugin {
     }
 }
 
-/// One segment of the trail (the `k`-th from the pointer).
+/// The blade's trail: one lyon shape, filled again each frame while the blade cuts.
 #[derive(Component)]
-struct TrailSegment(usize);
+struct TrailLook;
 
-fn spawn_trail(
-    mut commands: Commands,
-    mut materials: ResMut<Assets<ColorMaterial>>,
-    shared: Res<SharedMeshes>,
-) {
-    for k in 0..TRAIL_SEGMENTS {
-        commands.spawn((
-            TrailSegment(k),
-            Mesh2d(shared.square.clone()),
-            MeshMaterial2d(materials.add(ColorMaterial::from_color(TRAIL_COLOR))),
-            Transform::from_xyz(0.0, 0.0, 5.0),
-            Visibility::Hidden,
-        ));
-    }
+fn spawn_trail(mut commands: Commands, mut materials: ResMut<Assets<ColorMaterial>>) {
+    commands.spawn((
+        TrailLook,
+        trail_shape(trail_outline(&[(Vec2::ZERO, 0.0)])),
+        MeshMaterial2d(materials.add(fading(TRAIL_COLOR))),
+        Transform::from_xyz(0.0, 0.0, 5.0),
+        Visibility::Hidden,
+    ));
 }
 
-/// The trail fades and thins along its length, from the pointer back.
-fn draw_trail(
-    trail: Res<Trail>,
-    mut segments: Query<(
-        &TrailSegment,
-        &mut Transform,
-        &mut Visibility,
-        &MeshMaterial2d<ColorMaterial>,
-    )>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
-) {
-    let points = &trail.0;
-    for (segment, mut transform, mut visibility, material) in &mut segments {
-        // Segment k joins the k-th and (k+1)-th newest points.
-        let n = points.len();
-        let shown = segment.0 + 1 < n;
-        visibility.set_if_neq(if shown {
-            Visibility::Visible
-        } else {
-            Visibility::Hidden
-        });
-        if !shown {
-            continue;
-        }
-        let (newer, older) = (points[n - 1 - segment.0], points[n - 2 - segment.0]);
-        let fresh = 1.0 - (older.1 / TRAIL_SECONDS).clamp(0.0, 1.0);
-        let width = 1.0 + (TRAIL_WIDTH - 1.0) * fresh;
-        *transform = along(older.0, newer.0, width, 5.0);
-        if let Some(mut material) = materials.get_mut(&material.0) {
-            material.color = TRAIL_COLOR.with_alpha(0.9 * fresh);
+/// The trail's shape: its outline, filled (where it folds over itself too).
+fn trail_shape(outline: Vec<Vec2>) -> Shape {
+    ShapeBuilder::with(&shapes::Polygon {
+        points: outline,
+        closed: true,
+    })
+    .fill(Fill {
+        options: FillOptions::non_zero(),
+        color: Color::WHITE,
+    })
+    .build()
+}
+
+/// The trail follows the pointer while the blade cuts: one path, tessellated once a frame.
+fn draw_trail(trail: Res<Trail>, mut look: Query<(&mut Shape, &mut Visibility), With<TrailLook>>) {
+    let Ok((mut shape, mut visibility)) = look.single_mut() else {
+        return;
+    };
+    if trail.0.is_empty() {
+        visibility.set_if_neq(Visibility::Hidden);
+        return;
+    }
+    visibility.set_if_neq(Visibility::Visible);
+    *shape = trail_shape(trail_outline(&trail.0));
+}
+
+/// The outline of the blade's trail through `points` (oldest first, with their ages in
+/// seconds): a ribbon `TRAIL_WIDTH` wide at the newest point with a round head, thinning to
+/// nothing as the points age towards `TRAIL_SECONDS`. Empty without points.
+fn trail_outline(points: &[(Vec2, f32)]) -> Vec<Vec2> {
+    /// Points on the head's half circle.
+    const HEAD_STEPS: usize = 8;
+    // A point within half a pixel of the next newer one adds nothing but a wobbly side.
+    let mut kept: Vec<(Vec2, f32)> = Vec::with_capacity(points.len());
+    for &(p, age) in points.iter().rev() {
+        if kept
+            .last()
+            .is_none_or(|(q, _)| q.distance_squared(p) > 0.25)
+        {
+            kept.push((p, age));
         }
     }
+    kept.reverse();
+    let Some(&(head, _)) = kept.last() else {
+        return Vec::new();
+    };
+    let radius = 0.5 * TRAIL_WIDTH;
+    let n = kept.len();
+    // Along the trail, towards the head, at point `i`.
+    let way =
+        |i: usize| (kept[(i + 1).min(n - 1)].0 - kept[i.saturating_sub(1)].0).normalize_or(Vec2::X);
+    let mut left = Vec::with_capacity(2 * n + HEAD_STEPS);
+    let mut right = Vec::with_capacity(n);
+    for (i, &(p, age)) in kept[..n - 1].iter().enumerate() {
+        let side = way(i).perp() * radius * (1.0 - age / TRAIL_SECONDS).clamp(0.0, 1.0);
+        left.push(p + side);
+        right.push(p - side);
+    }
+    // Round the head from the left side to the right (all the way round for a lone point).
+    let forward = way(n - 1);
+    let turn = if n == 1 { TAU } else { PI };
+    for k in 0..=HEAD_STEPS {
+        let angle = turn * k as f32 / HEAD_STEPS as f32;
+        let (sin, cos) = angle.sin_cos();
+        left.push(head + (forward.perp() * cos + forward * sin) * radius);
+    }
+    left.extend(right.into_iter().rev());
+    left
 }
 
 /// A spark flying from a cut.
@@ -837,9 +949,18 @@ struct Spark {
     life: f32,
 }
 
-/// The disc at a cut point, growing and fading.
+/// A flash at a cut point, growing and fading: seconds left, and how much it grows (its
+/// radius goes from `FLASH_RADIUS` to `1 + growth` times that).
 #[derive(Component)]
-struct Flash(f32);
+struct Flash {
+    left: f32,
+    growth: f32,
+}
+
+/// A flash's radius, `left` seconds before it ends.
+fn flash_radius(growth: f32, left: f32) -> f32 {
+    FLASH_RADIUS * (1.0 + growth * (1.0 - left / FLASH_LIFETIME))
+}
 
 /// The points of a cut, rising from where it was.
 #[derive(Component)]
@@ -868,13 +989,23 @@ fn effects_of_cuts(
         } else {
             Color::srgb(1.0, 0.92, 0.6)
         };
-        commands.spawn((
-            Flash(FLASH_LIFETIME),
-            Mesh2d(shared.disc.clone()),
-            MeshMaterial2d(materials.add(ColorMaterial::from_color(hot))),
-            Transform::from_translation(cut.point.extend(4.5))
-                .with_scale(Vec3::splat(FLASH_RADIUS)),
-        ));
+        // A disc and a ring that outgrows it; their meshes are at their largest.
+        for (mesh, growth, z) in [
+            (&shared.disc, FLASH_DISC_GROWTH, 4.5),
+            (&shared.ring, FLASH_RING_GROWTH, 4.6),
+        ] {
+            commands.spawn((
+                Flash {
+                    left: FLASH_LIFETIME,
+                    growth,
+                },
+                Mesh2d(mesh.clone()),
+                MeshMaterial2d(materials.add(fading(hot))),
+                Transform::from_translation(cut.point.extend(z)).with_scale(Vec3::splat(
+                    flash_radius(growth, FLASH_LIFETIME) / flash_radius(growth, 0.0),
+                )),
+            ));
+        }
         // Sparks along the cut: thrown on the blade's way and back along the line's colour.
         let way = cut.blade_velocity.normalize_or(Vec2::Y);
         let count = 10 + 3 * cut.combo.min(6) as usize;
@@ -889,10 +1020,10 @@ fn effects_of_cuts(
                     velocity: direction * speed,
                     life: SPARK_LIFETIME,
                 },
-                Mesh2d(shared.square.clone()),
-                MeshMaterial2d(materials.add(ColorMaterial::from_color(color))),
-                along(Vec2::ZERO, direction * 10.0, 2.5, 4.0)
-                    .with_translation(cut.point.extend(4.0)),
+                Mesh2d(shared.spark.clone()),
+                MeshMaterial2d(materials.add(fading(color))),
+                Transform::from_translation(cut.point.extend(4.0))
+                    .with_rotation(Quat::from_rotation_z(direction.to_angle())),
             ));
         }
         // The points, where the cut was.
@@ -958,15 +1089,15 @@ fn grow_flashes(
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
     for (entity, mut flash, mut transform, material) in &mut flashes {
-        flash.0 -= time.delta_secs();
-        if flash.0 <= 0.0 {
+        flash.left -= time.delta_secs();
+        if flash.left <= 0.0 {
             commands.entity(entity).despawn();
             continue;
         }
-        let left = flash.0 / FLASH_LIFETIME;
-        transform.scale = Vec3::splat(FLASH_RADIUS * (1.0 + 2.5 * (1.0 - left)));
+        transform.scale =
+            Vec3::splat(flash_radius(flash.growth, flash.left) / flash_radius(flash.growth, 0.0));
         if let Some(mut material) = materials.get_mut(&material.0) {
-            material.color.set_alpha(0.9 * left);
+            material.color.set_alpha(0.9 * flash.left / FLASH_LIFETIME);
         }
     }
 }
@@ -1027,70 +1158,4 @@ fn slow_motion_and_shake(
         Vec2::ZERO
     };
     camera.translation = offset.extend(camera.translation.z);
-}
-
-// ---------------------------------------------------------------------------------------
-// The best scores: loaded at start, saved when a round beats one.
-
-struct BestScorePlugin;
-
-impl Plugin for BestScorePlugin {
-    fn build(&self, app: &mut App) {
-        // Read before anything runs: the title screen shows them.
-        app.insert_resource(load_best())
-            .init_resource::<LastRound>()
-            .add_systems(OnEnter(Screen::Playing), give_the_round_its_best)
-            .add_systems(Update, record_best.before(log_rounds));
-    }
-}
-
-/// The best scores, and where they are kept (`None`: no data directory, kept for the run).
-#[derive(Resource)]
-struct Best {
-    scores: best::BestScores,
-    path: Option<std::path::PathBuf>,
-}
-
-/// The last round's result, and whether it set a new best.
-#[derive(Resource, Default)]
-struct LastRound(Option<RoundOver>, bool);
-
-fn load_best() -> Best {
-    let path = best::default_path();
-    let scores = match &path {
-        Some(path) => {
-            let (scores, warning) = best::load(path);
-            if let Some(warning) = warning {
-                warn!("{warning}");
-            }
-            scores
-        }
-        None => {
-            warn!("no data directory (HOME, XDG_DATA_HOME, APPDATA): best scores are not kept");
-            best::BestScores::default()
-        }
-    };
-    Best { scores, path }
-}
-
-/// The HUD's best is the best of the mode in play.
-fn give_the_round_its_best(best: Res<Best>, mode: Res<Mode>, mut game: ResMut<Game>) {
-    game.best = best.scores.of(*mode);
-}
-
-fn record_best(
-    mut rounds: MessageReader<RoundOver>,
-    mut best: ResMut<Best>,
-    mut last: ResMut<LastRound>,
-) {
-    for round in rounds.read() {
-        let better = best.scores.record(round.mode, round.score);
-        *last = LastRound(Some(*round), better);
-        if better && let Some(path) = &best.path {
-            // A failed write loses only the record, never the game.
-            if let Err(warning) = best::save(path, &best.scores) {
-                warn!("{warning}");
-            }
-        }
-    }
 }
