@@ -2,53 +2,16 @@
 //! [`SkipReason`] and one warning, the same way for every shape. Every expected outcome
 //! here is worked out by hand in its comment.
 //!
-//! Its own test binary: it installs a global logger that keeps the warnings.
+//! Its own test binary: it installs a global logger that keeps the warnings
+//! (`common::warnings`).
 
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
-use std::sync::{Mutex, Once};
 
 #[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
 mod common;
+use common::warnings::{keep_warnings, warnings_with};
 use common::{app, assert_close, assert_well_formed, seen_from, tick, v, with_query};
-
-static WARNINGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-struct Keeper;
-
-impl log::Log for Keeper {
-    fn enabled(&self, metadata: &log::Metadata) -> bool {
-        metadata.level() <= log::Level::Warn
-    }
-
-    fn log(&self, record: &log::Record) {
-        if self.enabled(record.metadata()) {
-            WARNINGS.lock().unwrap().push(record.args().to_string());
-        }
-    }
-
-    fn flush(&self) {}
-}
-
-/// Keeps the warnings from now on (call it first in a test that reads them).
-fn keep_warnings() {
-    static INSTALL: Once = Once::new();
-    INSTALL.call_once(|| {
-        log::set_logger(&Keeper).unwrap();
-        log::set_max_level(log::LevelFilter::Warn);
-    });
-}
-
-/// The warnings so far that contain `text` (tests run in parallel: pick words only one test
-/// causes).
-fn warnings_with(text: &str) -> Vec<String> {
-    let warnings = WARNINGS.lock().unwrap();
-    warnings
-        .iter()
-        .filter(|w| w.contains(text))
-        .cloned()
-        .collect()
-}
 
 /// One collider of each of the eight shapes, about a unit in size.
 fn every_shape() -> Vec<Collider> {

@@ -4,34 +4,15 @@
 
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
-use std::sync::Mutex;
 
 #[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
 mod common;
 use common::app;
-
-static WARNINGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-struct Counter;
-
-impl log::Log for Counter {
-    fn enabled(&self, metadata: &log::Metadata) -> bool {
-        metadata.level() <= log::Level::Warn
-    }
-
-    fn log(&self, record: &log::Record) {
-        if self.enabled(record.metadata()) {
-            WARNINGS.lock().unwrap().push(record.args().to_string());
-        }
-    }
-
-    fn flush(&self) {}
-}
+use common::warnings::{keep_warnings, warnings as kept};
 
 #[test]
 fn one_warning_per_unusable_collider_naming_it() {
-    log::set_logger(&Counter).unwrap();
-    log::set_max_level(log::LevelFilter::Warn);
+    keep_warnings();
     let mut app = app();
     let nan = app
         .world_mut()
@@ -44,7 +25,7 @@ fn one_warning_per_unusable_collider_naming_it() {
     for _ in 0..10 {
         app.update();
     }
-    let warnings = WARNINGS.lock().unwrap().clone();
+    let warnings = kept();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
     for entity in [nan, flat] {
         assert_eq!(
@@ -62,20 +43,16 @@ fn one_warning_per_unusable_collider_naming_it() {
         app.update();
     }
     assert_eq!(
-        WARNINGS.lock().unwrap().len(),
+        kept().len(),
         2,
         "same reason (a size not positive): no new warning"
     );
     *app.world_mut().get_mut::<Collider>(flat).unwrap() = Collider::aabb(Vec2::ZERO);
     app.update();
-    assert_eq!(
-        WARNINGS.lock().unwrap().len(),
-        2,
-        "still a size not positive"
-    );
+    assert_eq!(kept().len(), 2, "still a size not positive");
     *app.world_mut().get_mut::<Collider>(flat).unwrap() = Collider::segment(Vec2::X, Vec2::X);
     app.update();
-    let warnings = WARNINGS.lock().unwrap().clone();
+    let warnings = kept();
     assert_eq!(warnings.len(), 3, "a different reason is reported");
     assert!(
         warnings[2].contains(&SkipReason::ZeroLengthSegment.to_string()),
@@ -117,7 +94,7 @@ fn one_warning_per_unusable_collider_naming_it() {
     for _ in 0..5 {
         app.update();
     }
-    let warnings = WARNINGS.lock().unwrap().clone();
+    let warnings = kept();
     assert_eq!(warnings.len(), 4, "{warnings:?}");
     assert!(
         warnings[3].contains(&turned.to_string()) && warnings[3].contains("rotat"),
@@ -136,7 +113,7 @@ fn one_warning_per_unusable_collider_naming_it() {
     // polygon built by hand from points that are not convex are skipped, each warned about
     // once by name; a polyline with a repeated point keeps its other edges and is warned
     // about once.
-    let before = WARNINGS.lock().unwrap().len();
+    let before = kept().len();
     let thin = app
         .world_mut()
         .spawn((
@@ -190,7 +167,7 @@ fn one_warning_per_unusable_collider_naming_it() {
         crossed += app.world().resource::<SweepStats>().events;
     }
     one_warning_each(
-        &WARNINGS.lock().unwrap()[before..],
+        &kept()[before..],
         &[
             (thin, "radius"),
             (flat_rectangle, "half extent"),
@@ -215,7 +192,7 @@ fn one_warning_per_unusable_collider_naming_it() {
     // Responders' bad input: a bounce with a negative restitution is skipped with its
     // reason; a Response without a Velocity, a character with an unusable skin and max slope
     // are each warned about once, by name, and go on (the character with the defaults).
-    let before = WARNINGS.lock().unwrap().len();
+    let before = kept().len();
     let negative = app
         .world_mut()
         .spawn((
@@ -249,7 +226,7 @@ fn one_warning_per_unusable_collider_naming_it() {
         app.update();
     }
     one_warning_each(
-        &WARNINGS.lock().unwrap()[before..],
+        &kept()[before..],
         &[
             (negative, "restitution"),
             (unmoved, "Velocity"),

@@ -11,6 +11,8 @@ use bevy::math::Vec2;
 #[cfg(feature = "plugin")]
 mod app;
 #[cfg(feature = "plugin")]
+pub(crate) mod warnings;
+#[cfg(feature = "plugin")]
 pub(crate) use app::*;
 
 /// `Vec2::new`, short enough for tables of points.
