@@ -85,22 +85,31 @@ impl Witness {
 pub fn witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> Witness {
     // The same contact whichever of the two comes first (the plugin's pairs come in an order
     // that follows how entities are numbered): the two are taken in an order of their own,
-    // by kind, then by where they start.
-    let key = |path: &ShapePath| (path.rank(), first_point(path).cmp_key());
+    // by kind, then by where they start and end (two bullets fired from one muzzle differ
+    // where they end). Only paths alike in all of that keep the order they come in.
+    let key = |path: &ShapePath| {
+        let [start, end] = first_point(path);
+        (path.rank(), start.cmp_key(), end.cmp_key())
+    };
     if key(b) < key(a) {
         return witness_in_order(b, a, time, separating).flipped();
     }
     witness_in_order(a, b, time, separating)
 }
 
-/// The first point of a path's start: a point, a segment's first end, a centre, a polygon's
+/// The path of a path's first point: a point, a segment's first end, a centre, a polygon's
 /// first vertex.
-fn first_point(path: &ShapePath) -> Vec2 {
+fn first_point(path: &ShapePath) -> [Vec2; 2] {
     match path {
-        ShapePath::Point(p) => p[0],
-        ShapePath::Segment { a, .. } => a[0],
-        ShapePath::Circle { center, .. } | ShapePath::Aabb { center, .. } => center[0],
-        ShapePath::Convex(convex) => convex.path().vertices.first().map_or(Vec2::ZERO, |v| v[0]),
+        ShapePath::Point(p) => *p,
+        ShapePath::Segment { a, .. } => *a,
+        ShapePath::Circle { center, .. } | ShapePath::Aabb { center, .. } => *center,
+        ShapePath::Convex(convex) => convex
+            .path()
+            .vertices
+            .first()
+            .copied()
+            .unwrap_or([Vec2::ZERO; 2]),
     }
 }
 

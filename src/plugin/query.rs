@@ -810,7 +810,8 @@ impl SweepQuery<'_> {
 
     /// The collider nearest `point` and its point nearest it, with the distance (`0` when
     /// `point` is inside or on a collider). `None` if no collider passes the filter or the
-    /// point is not finite. Ties go to the smaller entity.
+    /// point is not finite or lies beyond [`COORDINATE_RANGE`](crate::COORDINATE_RANGE).
+    /// Ties go to the smaller entity.
     #[must_use]
     pub fn project_point(&self, point: Vec2, filter: &QueryFilter) -> Option<PointProjection> {
         if !within_range(point) {
@@ -890,6 +891,7 @@ impl SweepQuery<'_> {
         hits: &mut Vec<Entity>,
     ) {
         hits.clear();
+        let polyline = shape.is_polyline();
         self.each_probe(shape, pose, |probe| {
             let bounds = probe.swept_bounds();
             for group in self.snapshot.groups() {
@@ -897,7 +899,9 @@ impl SweepQuery<'_> {
                     let body = group.entry(i);
                     // (A polyline's edges are boxes of their own, and a polyline query has
                     // several probes: each collider is listed once.)
-                    if !hits.contains(&body.entity) && touches_now(probe, group, i, filter) {
+                    if touches_now(probe, group, i, filter)
+                        && !((polyline || body.merged()) && hits.contains(&body.entity))
+                    {
                         hits.push(body.entity);
                     }
                 });

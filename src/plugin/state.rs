@@ -22,9 +22,9 @@ use bevy::ecs::prelude::*;
 ///
 /// Your own components ([`Transform`](bevy::transform::components::Transform),
 /// [`Velocity`](super::Velocity), [`Collider`](super::Collider), …) are yours to save and
-/// restore, and the same entities must exist when you restore (despawn the ones spawned
-/// since; a collider despawned since must come back as the same entity, which rollback
-/// crates take care of).
+/// restore, before this state, and the same entities must exist when you restore, with the
+/// same `Entity` ids (despawn the ones spawned since; a collider despawned since must come
+/// back as the same entity, which rollback crates take care of).
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -99,7 +99,9 @@ impl SweepState {
     }
 
     /// Puts the sweep back as it was when this state was saved. Restore your own components
-    /// to the same moment too (before or after: the next tick reads both).
+    /// to the same moment first (removing a [`ColliderDisabled`](super::ColliderDisabled)
+    /// forgets where the collider was; this puts it back), with the same `Entity` ids: the
+    /// state names entities and does not map them.
     pub fn restore(&self, world: &mut World) {
         fn put_back<C: Component + Clone>(world: &mut World, all: &[(Entity, C)]) {
             for (entity, component) in all {

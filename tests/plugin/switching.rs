@@ -140,10 +140,12 @@ fn a_disabled_collider_ends_its_contacts_and_is_not_found() {
         })
     };
     assert_eq!(probe(&mut app), [crate_]);
+    assert!(with_query(&mut app, |q| q.contact(crate_, floor)).is_some());
 
     app.world_mut().entity_mut(crate_).insert(ColliderDisabled);
     // The queries stop finding it at once, before any tick.
     assert!(probe(&mut app).is_empty());
+    assert!(with_query(&mut app, |q| q.contact(crate_, floor)).is_none());
     assert!(
         with_query(&mut app, |q| {
             q.cast_ray(v(0.0, 5.0), Dir2::NEG_Y, 10.0, &QueryFilter::default())

@@ -1,6 +1,6 @@
 //! [`ColliderDisabled`]: a collider switched off for a while.
 
-use super::Teleport;
+use super::SweptPath;
 use crate::plugin::tick::publish::Snapshot;
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::prelude::*;
@@ -18,9 +18,12 @@ use bevy::reflect::prelude::*;
 ///   [`Velocity`](crate::prelude::Velocity) (a disabled
 ///   [`KinematicCharacter`](crate::prelude::KinematicCharacter) moves by it through
 ///   everything).
-/// - Removing the marker starts the collider afresh where it is then, as a [`Teleport`] does:
-///   where it went while off is not swept, and what it overlaps there starts a contact at
-///   time 0 of the next tick.
+/// - Removing the marker starts the collider afresh where it is then, as a
+///   [`Teleport`](crate::prelude::Teleport) does: where it went while off is not swept, and
+///   what it overlaps there starts a contact at time 0 of the next tick.
+/// - A disabled [`KinematicCharacter`](crate::prelude::KinematicCharacter)'s
+///   [`CharacterState`](crate::prelude::CharacterState) keeps what the last tick it was on
+///   wrote.
 ///
 /// The marker acts on the collider it is on, not on a [`Body`](crate::prelude::Body)'s
 /// children.
@@ -57,7 +60,11 @@ fn hide_from_queries(mut world: DeferredWorld, context: HookContext) {
     }
 }
 
-/// Switched on again: the next motion starts where the collider is, as after a [`Teleport`].
+/// Switched on again: the next motion starts where the collider is, as after a [`Teleport`]
+/// (its last place is forgotten). A [`SweepState`](crate::SweepState) restored afterwards
+/// puts its saved motion back, so a rollback that removes the marker replays exactly.
 fn start_afresh(mut world: DeferredWorld, context: HookContext) {
-    world.commands().entity(context.entity).try_insert(Teleport);
+    if let Some(mut swept) = world.get_mut::<SweptPath>(context.entity) {
+        swept.skip();
+    }
 }

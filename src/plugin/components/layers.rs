@@ -172,7 +172,8 @@ impl CollisionLayers {
 
     /// Layers from what this collider belongs to and what it interacts with: each a
     /// [`CollisionLayer`] value, an array of them, a [`LayerMask`] or a `u32` mask.
-    /// In a `const`, use [`Self::from_bits`].
+    /// In a `const`, use [`Self::from_bits`]; for no layer, [`LayerMask::NONE`] (an empty
+    /// array has no type to infer).
     #[must_use]
     pub fn new(memberships: impl Into<LayerMask>, filters: impl Into<LayerMask>) -> Self {
         Self::from_bits(memberships.into().0, filters.into().0)

@@ -305,7 +305,14 @@ fn gather_one(
     if let Some(warning) = warning(collider, motion.world, swept) {
         local.warnings.push((entity, warning));
     }
-    if !swept.warned_turn && angular.is_some_and(|w| (w.0 * dt).abs() > core::f32::consts::PI) {
+    let turns = !matches!(
+        collider,
+        Collider::Point | Collider::Circle { .. } | Collider::Aabb { .. }
+    );
+    if turns
+        && !swept.warned_turn
+        && angular.is_some_and(|w| (w.0 * dt).abs() > core::f32::consts::PI)
+    {
         swept.warned_turn = true;
         local.warnings.push((entity, FAST_TURN));
     }

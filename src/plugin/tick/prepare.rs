@@ -49,8 +49,9 @@ pub(crate) fn prepare(
         // New, re-inserted (the entity may have moved while it had no collider) or
         // teleported: start from here. (A changed shape continues from where it was; the
         // gather decides whether it can.)
-        let restored = core::mem::take(&mut swept.restored);
-        if swept.previous_world.is_none() || teleport || collider.is_added() && !restored {
+        // (A restored motion goes on, even on a collider just spawned; the gather clears the
+        // flag.)
+        if swept.previous_world.is_none() || teleport || (collider.is_added() && !swept.restored) {
             swept.previous_world = world_plane(entity, &transforms).ok().map(Into::into);
             swept.fresh = true;
         }

@@ -73,14 +73,26 @@ impl Snapshot {
 impl Snapshot {
     /// Takes a collider switched off since the last tick
     /// ([`ColliderDisabled`](crate::prelude::ColliderDisabled)) out of what the queries find:
-    /// its entries no longer belong to any layer. (The next tick leaves it out altogether.)
+    /// its entries no longer belong to any layer, nor are they found by entity. (The next
+    /// tick leaves it out altogether.)
     pub(crate) fn hide(&mut self, entity: Entity) {
-        for group in [&mut self.swept, &mut self.resting] {
-            for entry in &mut group.entries.list {
-                if entry.entity == entity {
-                    entry.layers = CollisionLayers::NONE;
-                }
-            }
+        let Some((group, range)) = self
+            .entries_of(entity)
+            .map(|(group, range)| (core::ptr::eq(group, &self.swept), range))
+        else {
+            return;
+        };
+        let group = if group {
+            &mut self.swept
+        } else {
+            &mut self.resting
+        };
+        for entry in &mut group.entries.list[range] {
+            entry.layers = CollisionLayers::NONE;
+        }
+        // Nor is it found by entity (`SweepQuery::contact`).
+        if let Some(places) = self.places.get_mut() {
+            places.remove(&entity);
         }
     }
 }
