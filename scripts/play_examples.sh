@@ -24,9 +24,16 @@ export BEVY_ASSET_ROOT="$PWD"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+# log_has PATTERN: true if the app's log (without colours) has a line matching PATTERN.
+# (grep reads the whole log: with -q it would stop at the first match, sed would die of a
+# broken pipe, and pipefail would make a found line look missing.)
+log_has() {
+    sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -c -- "$1" >/dev/null
+}
+
 # check_errors NAME: fails if the app logged an error (Bevy's log lines say " ERROR ").
 check_errors() {
-    if sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -q " ERROR "; then
+    if log_has " ERROR "; then
         sed 's/\x1b\[[0-9;]*m//g' "$log" | grep " ERROR " | sort | uniq -c | head -5
         echo "FAIL: $1 logged errors"
         exit 1
@@ -71,7 +78,7 @@ shot() { import -window root "$OUT/$1.png"; }
 logged() {
     local pattern=$1 seconds=$2
     for ((k = 0; k < seconds * 4; k++)); do
-        if sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -q "$pattern"; then return 0; fi
+        if log_has "$pattern"; then return 0; fi
         sleep 0.25
     done
     echo "FAIL: cut_the_line never logged '$pattern'"
@@ -190,8 +197,7 @@ if ! grep -qx "    classic: $score," "$data/best_scores.ron"; then
     cat "$data/best_scores.ron" || true
     exit 1
 fi
-if ! sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -q "^.*paused$" ||
-    ! sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -q "quit from the pause screen"; then
+if ! log_has "paused$" || ! log_has "quit from the pause screen"; then
     echo "FAIL: Esc did not pause, or Q did not quit from the pause screen"
     exit 1
 fi
@@ -270,7 +276,7 @@ done
 # On, without jumping, until the hero lands on the lift (a loaded machine runs the game
 # slower than real time, so wait for it rather than for a fixed time).
 for ((k = 0; k < 160; k++)); do
-    if sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -q "landed on the lift"; then break; fi
+    if log_has "landed on the lift"; then break; fi
     sleep 0.25
 done
 sleep 0.3
