@@ -122,6 +122,7 @@ fn blade(app: &mut App, x: f32, y: f32, held: bool) {
     *app.world_mut().resource_mut::<BladeInput>() = BladeInput {
         position: Vec2::new(x, y),
         held,
+        new_stroke: false,
     };
 }
 
@@ -252,6 +253,34 @@ fn a_fast_swipe_cuts_a_moving_line_once_where_it_crossed() {
     blade(&mut app, 400.0, 100.0, false);
     app.update();
     assert_eq!(app.world().resource::<Seen>().cuts.len(), 2);
+}
+
+/// Released and pressed again within one frame, the button is held in both ticks: the new
+/// stroke still starts where the pointer is, and the jump from the last stroke's end across
+/// a line cuts nothing.
+#[test]
+fn a_stroke_pressed_again_at_once_does_not_cut_on_the_jump() {
+    let mut app = app();
+    still_line(&mut app, 0.0, false);
+    // A stroke left of the line, ended at x = -100 with the button held.
+    blade(&mut app, -150.0, 0.0, true);
+    app.update();
+    blade(&mut app, -100.0, 0.0, true);
+    app.update();
+    // Released and pressed again at x = 100, beyond the line, in the same frame.
+    *app.world_mut().resource_mut::<BladeInput>() = BladeInput {
+        position: Vec2::new(100.0, 0.0),
+        held: true,
+        new_stroke: true,
+    };
+    app.update();
+    blade(&mut app, 150.0, 0.0, true);
+    app.update();
+    assert_eq!(game(&app).cuts, 0, "the jump across the line is not a cut");
+    // Without the new stroke, the same move is a swipe through the line.
+    blade(&mut app, -100.0, 0.0, true);
+    app.update();
+    assert_eq!(game(&app).cuts, 1);
 }
 
 #[test]

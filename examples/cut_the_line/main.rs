@@ -567,6 +567,10 @@ fn read_pointer(
         input.position = p - at.translation().truncate();
     }
     input.held = buttons.pressed(MouseButton::Left) && *screen.get() == Screen::Playing;
+    if input.held && buttons.just_pressed(MouseButton::Left) {
+        input.new_stroke = true;
+        trail.0.clear();
+    }
     let dt = time.delta_secs();
     for point in &mut trail.0 {
         point.1 += dt;

@@ -154,6 +154,10 @@ pub struct BladeInput {
     pub position: Vec2,
     /// The cutting button is held.
     pub held: bool,
+    /// The button was pressed since the last tick: a new stroke starts where the pointer is,
+    /// even if the button was held in the last tick too (released and pressed again within
+    /// one frame). The next tick takes it.
+    pub new_stroke: bool,
 }
 
 /// A cut this tick, for effects and tests.
@@ -385,7 +389,7 @@ fn sheathe_blade(mut commands: Commands, blade: Query<Entity, With<Blade>>) {
 /// button was released is not swept).
 fn move_blade(
     mut commands: Commands,
-    input: Res<BladeInput>,
+    mut input: ResMut<BladeInput>,
     mut blade: Query<(Entity, &mut Transform, Has<ColliderDisabled>), With<Blade>>,
 ) {
     let Ok((entity, mut transform, sheathed)) = blade.single_mut() else {
@@ -396,7 +400,11 @@ fn move_blade(
         commands.entity(entity).remove::<ColliderDisabled>();
     } else if !input.held && !sheathed {
         commands.entity(entity).insert(ColliderDisabled);
+    } else if input.held && input.new_stroke {
+        // Pressed again without a tick between: the jump from the last stroke is not swept.
+        commands.entity(entity).insert(Teleport);
     }
+    input.new_stroke = false;
 }
 
 /// Raise and dive: the local endpoints move, bouncing between 40 and 520 pixels apart.
