@@ -98,6 +98,8 @@ struct Tally {
     landed_one_way: u32,
     landed_lift: u32,
     rode_lift_px: f32,
+    /// Whether the hero stood against a wall in the last tick.
+    at_wall: bool,
     balls: u32,
     /// The jump and throw keys since the last tick.
     jump: bool,
@@ -298,14 +300,20 @@ fn pick_up(
     }
 }
 
-/// Logs what the hero lands on, and how far the lift carries it.
+/// Logs what the hero lands on, when it stands against a wall, and how far the lift carries it.
 fn watch_hero(
-    hero: Single<&CharacterState, With<Hero>>,
+    hero: Single<(&CharacterState, &Transform), With<Hero>>,
     lifts: Query<&Velocity, With<Lift>>,
     one_way: Query<(), With<OneWayPlatform>>,
     time: Res<Time>,
     mut tally: ResMut<Tally>,
 ) {
+    let (hero, transform) = *hero;
+    let at_wall = hero.on_wall && hero.grounded;
+    if at_wall && !tally.at_wall {
+        info!("against a wall at x = {:.0}", transform.translation.x);
+    }
+    tally.at_wall = at_wall;
     let ground = hero.ground_entity.filter(|_| hero.grounded);
     if ground != tally.standing_on
         && let Some(on) = ground
