@@ -45,6 +45,7 @@ use rules::{
     BladeInput, Cut, FIELD, Game, Line, Mode, PIECE_LIFETIME, Piece, PieceColor, RoundOver,
     RulesPlugin, Screen, WaveBook,
 };
+use std::collections::HashMap;
 use std::f32::consts::{PI, TAU};
 
 // The look and feel, in pixels, seconds and sRGB.
@@ -584,20 +585,21 @@ fn read_pointer(
 }
 
 // ---------------------------------------------------------------------------------------
-// Drawing: every line and piece is a lyon stroke with round caps, tessellated in its own
-// frame when it appears and again only when its ends move (raise and dive), carried by its
-// `Transform`, and coloured by its own material over white vertices (fades and flashes change
-// only the material, never the mesh).
+// Drawing: every line and piece is a lyon stroke with round caps, coloured by its own
+// material (fades and flashes change only the material, never the mesh). Strokes are
+// tessellated once for each length, in steps 1% apart, and shared: a line or piece takes the
+// stroke of its length's step, stretched to its exact length by its `Transform`. Raise and
+// dive, which move a line's ends every frame, only change its transform (and now and then
+// its stroke). Tessellating and uploading a new stroke for each of them every frame made
+// frames slower than the plain unit square the game drew before (docs/benchmarks.md,
+// "The game").
 
 struct DrawingPlugin;
 
 impl Plugin for DrawingPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Startup, spawn_templates)
-            .add_systems(
-                PostUpdate,
-                keep_template_meshes.after(bevy_prototype_lyon::plugin::BuildShapes),
-            )
+        app.init_resource::<StrokeMeshes>()
+            .add_systems(Startup, make_shared_meshes)
             .add_systems(
                 Update,
                 (
@@ -611,8 +613,8 @@ impl Plugin for DrawingPlugin {
     }
 }
 
-/// The drawn part of a line or piece: a child holding its stroke, and the ends (in the
-/// line's frame) the stroke was tessellated for.
+/// The drawn part of a line or piece: a child holding its stroke, placed by its transform
+/// from the ends (in the line's frame) it was last placed for.
 #[derive(Component)]
 struct Look {
     a: Vec2,
@@ -634,11 +636,65 @@ fn round_stroke(width: f32) -> Stroke {
     }
 }
 
-/// A line's or piece's stroke from `a` to `b`, in its own frame.
-fn line_stroke(a: Vec2, b: Vec2) -> Shape {
-    ShapeBuilder::with(&shapes::Line(a, b))
-        .stroke(round_stroke(LINE_WIDTH))
-        .build()
+/// A mesh of a lyon shape: its fill and stroke, tessellated, in the shape's vertex colours.
+fn lyon_mesh(shape: &Shape) -> Mesh {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::mesh::{Indices, PrimitiveTopology};
+    use tess::{BuffersBuilder, FillTessellator, StrokeTessellator, VertexBuffers};
+    let mut buffers: VertexBuffers<([f32; 3], [f32; 4]), u32> = VertexBuffers::new();
+    if let Some(fill) = shape.fill {
+        let color = fill.color.to_linear().to_f32_array();
+        let vertex = |v: tess::FillVertex| ([v.position().x, v.position().y, 0.0], color);
+        let mut output = BuffersBuilder::new(&mut buffers, vertex);
+        FillTessellator::new()
+            .tessellate_path(&shape.path, &fill.options, &mut output)
+            .expect("lyon fills a closed path");
+    }
+    if let Some(stroke) = shape.stroke {
+        let color = stroke.color.to_linear().to_f32_array();
+        let vertex = |v: tess::StrokeVertex| ([v.position().x, v.position().y, 0.0], color);
+        let mut output = BuffersBuilder::new(&mut buffers, vertex);
+        StrokeTessellator::new()
+            .tessellate_path(&shape.path, &stroke.options, &mut output)
+            .expect("lyon strokes a path");
+    }
+    let (positions, colors): (Vec<_>, Vec<_>) = buffers.vertices.into_iter().unzip();
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+    .with_inserted_indices(Indices::U32(buffers.indices))
+}
+
+/// The round-capped strokes of lines and pieces, one for each length step (lengths `1.01^k`),
+/// centred on the origin along x, tessellated when a line or piece first needs its step.
+/// A stroke is stretched by at most 0.5% to a line's exact length, and its caps with it:
+/// 0.015 px.
+#[derive(Resource, Default)]
+struct StrokeMeshes(HashMap<i32, (f32, Handle<Mesh>)>);
+
+impl StrokeMeshes {
+    /// The stroke for a line or piece from `a` to `b`, and its transform (in the line's frame).
+    fn stroke(&mut self, meshes: &mut Assets<Mesh>, a: Vec2, b: Vec2) -> (Handle<Mesh>, Transform) {
+        let length = a.distance(b).max(0.01);
+        let step = (length.ln() / 1.01f32.ln()).round() as i32;
+        let (step_length, mesh) = self.0.entry(step).or_insert_with(|| {
+            let step_length = 1.01f32.powi(step);
+            let half = Vec2::new(0.5 * step_length, 0.0);
+            let stroke = ShapeBuilder::with(&shapes::Line(-half, half))
+                .stroke(round_stroke(LINE_WIDTH))
+                .build();
+            (step_length, meshes.add(lyon_mesh(&stroke)))
+        });
+        let transform = Transform {
+            translation: ((a + b) * 0.5).extend(0.0),
+            rotation: Quat::from_rotation_z((b - a).to_angle()),
+            scale: Vec3::new(length / *step_length, 1.0, 1.0),
+        };
+        (mesh.clone(), transform)
+    }
 }
 
 /// The meshes the effects share, tessellated by lyon once: a spark (a short round-capped
@@ -651,75 +707,28 @@ struct SharedMeshes {
     ring: Handle<Mesh>,
 }
 
-/// The lyon shapes the shared meshes come from, hidden, until their meshes are built.
-#[derive(Component, Clone, Copy, PartialEq, Eq)]
-enum Template {
-    Spark,
-    Disc,
-    Ring,
-}
-
-fn spawn_templates(mut commands: Commands) {
-    let templates = [
-        (
-            Template::Spark,
-            ShapeBuilder::with(&shapes::Line(
-                Vec2::new(-0.5 * SPARK_LENGTH, 0.0),
-                Vec2::new(0.5 * SPARK_LENGTH, 0.0),
-            ))
-            .stroke(round_stroke(SPARK_WIDTH))
-            .build(),
-        ),
-        (
-            Template::Disc,
-            ShapeBuilder::with(&shapes::Circle {
-                radius: flash_radius(FLASH_DISC_GROWTH, 0.0),
-                center: Vec2::ZERO,
-            })
-            .fill(Color::WHITE)
-            .build(),
-        ),
-        (
-            Template::Ring,
-            ShapeBuilder::with(&shapes::Circle {
-                radius: flash_radius(FLASH_RING_GROWTH, 0.0),
-                center: Vec2::ZERO,
-            })
-            .stroke(round_stroke(FLASH_RING_WIDTH))
-            .build(),
-        ),
-    ];
-    for (template, shape) in templates {
-        commands.spawn((template, shape, Visibility::Hidden));
-    }
-}
-
-/// Keeps the templates' meshes once lyon has built them (the first frame), and drops the
-/// templates.
-fn keep_template_meshes(
-    mut commands: Commands,
-    templates: Query<(Entity, &Template, &Mesh2d)>,
-    shared: Option<Res<SharedMeshes>>,
-) {
-    if shared.is_some() {
-        return;
-    }
-    let mesh = |kind| {
-        templates
-            .iter()
-            .find(|(_, t, mesh)| **t == kind && mesh.0 != Handle::default())
-            .map(|(_, _, mesh)| mesh.0.clone())
-    };
-    if let (Some(spark), Some(disc), Some(ring)) = (
-        mesh(Template::Spark),
-        mesh(Template::Disc),
-        mesh(Template::Ring),
-    ) {
-        commands.insert_resource(SharedMeshes { spark, disc, ring });
-        for (entity, ..) in &templates {
-            commands.entity(entity).despawn();
-        }
-    }
+fn make_shared_meshes(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>) {
+    let half_spark = Vec2::new(0.5 * SPARK_LENGTH, 0.0);
+    let spark = ShapeBuilder::with(&shapes::Line(-half_spark, half_spark))
+        .stroke(round_stroke(SPARK_WIDTH))
+        .build();
+    let disc = ShapeBuilder::with(&shapes::Circle {
+        radius: flash_radius(FLASH_DISC_GROWTH, 0.0),
+        center: Vec2::ZERO,
+    })
+    .fill(Color::WHITE)
+    .build();
+    let ring = ShapeBuilder::with(&shapes::Circle {
+        radius: flash_radius(FLASH_RING_GROWTH, 0.0),
+        center: Vec2::ZERO,
+    })
+    .stroke(round_stroke(FLASH_RING_WIDTH))
+    .build();
+    commands.insert_resource(SharedMeshes {
+        spark: meshes.add(lyon_mesh(&spark)),
+        disc: meshes.add(lyon_mesh(&disc)),
+        ring: meshes.add(lyon_mesh(&ring)),
+    });
 }
 
 /// A material of `color` that can fade (alpha blended even while `color` is opaque).
@@ -734,6 +743,8 @@ fn fading(color: Color) -> ColorMaterial {
 fn give_lines_a_look(
     mut commands: Commands,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut strokes: ResMut<StrokeMeshes>,
     lines: Query<
         (Entity, &Collider, Option<&Line>, Option<&PieceColor>),
         (Or<(With<Line>, With<Piece>)>, Without<Looked>),
@@ -749,10 +760,12 @@ fn give_lines_a_look(
             (None, Some(piece)) => fading(piece.0),
             (None, None) => ColorMaterial::from_color(TEXT),
         };
+        let (stroke, transform) = strokes.stroke(&mut meshes, a, b);
         let look = commands
             .spawn((
                 Look { a, b },
-                line_stroke(a, b),
+                Mesh2d(stroke),
+                transform,
                 MeshMaterial2d(materials.add(material)),
             ))
             .id();
@@ -763,21 +776,25 @@ fn give_lines_a_look(
     }
 }
 
-/// Raise and dive move a line's ends: its stroke is tessellated again (only then).
+/// Raise and dive move a line's ends: its look follows them.
 fn follow_colliders(
     lines: Query<(&Collider, &Children), Changed<Collider>>,
-    mut looks: Query<(&mut Look, &mut Shape)>,
+    mut looks: Query<(&mut Look, &mut Mesh2d, &mut Transform)>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut strokes: ResMut<StrokeMeshes>,
 ) {
     for (collider, children) in &lines {
         let Collider::Segment { a, b } = *collider else {
             continue;
         };
         for &child in children {
-            if let Ok((mut look, mut shape)) = looks.get_mut(child)
+            if let Ok((mut look, mut mesh, mut transform)) = looks.get_mut(child)
                 && (look.a, look.b) != (a, b)
             {
                 *look = Look { a, b };
-                *shape = line_stroke(a, b);
+                let stroke;
+                (stroke, *transform) = strokes.stroke(&mut meshes, a, b);
+                mesh.set_if_neq(Mesh2d(stroke));
             }
         }
     }
@@ -984,9 +1001,8 @@ fn effects_of_cuts(
     mut cuts: MessageReader<Cut>,
     mut drama: ResMut<Drama>,
     mut materials: ResMut<Assets<ColorMaterial>>,
-    shared: Option<Res<SharedMeshes>>,
+    shared: Res<SharedMeshes>,
 ) {
-    let Some(shared) = shared else { return };
     for cut in cuts.read() {
         let hot = if cut.forbidden {
             Color::srgb(1.0, 0.25, 0.2)
