@@ -75,7 +75,7 @@ enum Layout {
 /// Task pools whose compute pool has a thread for every core this process may run on: one
 /// under `taskset -c 0`, two on this machine. Bevy's default keeps a thread each for IO and
 /// async tasks out of the compute pool, which leaves a two-core machine a one-thread compute
-/// pool and the narrow phase serial.
+/// pool: the sweep's parts then run on it and on the main thread, and the gather on one.
 ///
 /// With `TASK_POOL=default` in the environment, Bevy's default pools instead, as an app
 /// meets them (on two cores, one compute thread beside an IO and an async one).

@@ -17,7 +17,9 @@
 //! A test binary of its own without the test harness (`harness = false`): each run needs a
 //! compute pool of a chosen size, and Bevy's pool is global to the process, so this runs the
 //! scene itself with 4 threads and checks it against the oracle, then runs itself again with
-//! 1 and 2 threads (`CHURN_THREADS`) and compares their streams with its own.
+//! 1 and 2 threads, and serially (`CHURN_THREADS`, 0 for serially), and compares their
+//! streams with its own. (With one compute thread the sweep still splits its work in two on a
+//! machine of two cores or more: the main thread works on the parts too.)
 
 #[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
 mod common;
@@ -66,8 +68,14 @@ impl Size {
     }
 }
 
-/// A headless app whose compute pool has exactly `threads` threads.
+/// A headless app whose compute pool has exactly `threads` threads (0: one thread, and the
+/// sweep runs serially).
 fn app(threads: usize) -> App {
+    let plugin = SweepPlugin {
+        parallel: threads > 0,
+        ..default()
+    };
+    let threads = threads.max(1);
     let exactly = |n: usize| TaskPoolThreadAssignmentPolicy {
         min_threads: n,
         max_threads: n,
@@ -84,7 +92,7 @@ fn app(threads: usize) -> App {
     };
     recording_app((
         MinimalPlugins.set(TaskPoolPlugin { task_pool_options }),
-        SweepPlugin::default(),
+        plugin,
     ))
 }
 
@@ -289,7 +297,7 @@ fn run(size: Size, threads: usize, mut check: Option<&mut Check>) -> u64 {
     let mut app = app(threads);
     assert_eq!(
         ComputeTaskPool::get().thread_num(),
-        threads,
+        threads.max(1),
         "the compute pool's size"
     );
     let mut scene = Scene::new(size);
@@ -374,7 +382,11 @@ fn main() {
         check.resting > size.ticks * size.colliders / 20,
         "colliders should come to rest: {check:?}"
     );
-    for threads in [1, 2] {
+    for threads in [0, 1, 2] {
+        let name = match threads {
+            0 => "serial".to_string(),
+            n => format!("{n}-thread"),
+        };
         let output = std::process::Command::new(std::env::current_exe().expect("this test's path"))
             .env("CHURN_THREADS", threads.to_string())
             .env("CHURN_COLLIDERS", size.colliders.to_string())
@@ -384,7 +396,7 @@ fn main() {
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(
             output.status.success(),
-            "the {threads}-thread run failed: {stdout}\n{}",
+            "the {name} run failed: {stdout}\n{}",
             String::from_utf8_lossy(&output.stderr)
         );
         let theirs = stdout
@@ -394,8 +406,8 @@ fn main() {
             .expect("the run prints its digest");
         assert_eq!(
             theirs, digest,
-            "the {threads}-thread run's events differ from the 4-thread run's"
+            "the {name} run's events differ from the 4-thread run's"
         );
-        println!("churn: the {threads}-thread run's events are the 4-thread run's");
+        println!("churn: the {name} run's events are the 4-thread run's");
     }
 }

@@ -111,11 +111,14 @@ pub struct SweepPlugin {
     /// on any number of threads. Default: `true`.
     ///
     /// The plugin uses the compute pool as the app sets it up and starts no threads of its
-    /// own: how many threads an app gives to what is the app's decision. Bevy's default
-    /// `TaskPoolPlugin` keeps a quarter of the cores each (at least one) for IO and async
-    /// tasks out of the compute pool, which leaves a two-core machine a one-thread compute
-    /// pool (nothing runs in parallel) and a sixteen-core machine eight threads. To give
-    /// the sweep every core, set the compute pool's size with `TaskPoolOptions`:
+    /// own: how many threads an app gives to what is the app's decision. The main thread,
+    /// which runs the phases, works on their parts too, where the pool leaves a core for it.
+    /// Bevy's default `TaskPoolPlugin` keeps a quarter of the cores each (at least one) for IO
+    /// and async tasks out of the compute pool, which leaves a two-core machine a one-thread
+    /// compute pool (with the main thread, two threads sweep; the gather, which Bevy's
+    /// parallel iteration splits among the pool's threads only, runs on one) and a
+    /// sixteen-core machine eight threads (nine with the main thread). To give the sweep
+    /// every core, set the compute pool's size with `TaskPoolOptions`:
     ///
     /// ```
     /// use bevy::app::{TaskPoolOptions, TaskPoolPlugin};

@@ -135,9 +135,9 @@ fn avian_collider(kind: Kind) -> av::Collider {
 
 /// Task pools whose compute pool has a thread for every core this process may run on (one
 /// under `taskset -c 0`). Bevy's default keeps a thread each for IO and async tasks out of
-/// the compute pool, which leaves a two-core machine a one-thread compute pool: neither
-/// library would run anything in parallel. The pools are global: the first app sets them
-/// for both libraries.
+/// the compute pool, which leaves a two-core machine a one-thread compute pool: avian2d would
+/// run nothing in parallel, and bevy_sweep its parts on that thread and the main thread
+/// only. The pools are global: the first app sets them for both libraries.
 ///
 /// With `TASK_POOL=default` in the environment, Bevy's default pools instead: the app as a
 /// user meets it (on a two-core machine, one compute thread beside an IO and an async one).

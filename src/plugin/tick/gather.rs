@@ -25,6 +25,7 @@ use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
 use bevy::math::{Affine2, Vec2, bounding::Aabb2d};
 use bevy::platform::time::Instant;
+use bevy::tasks::ComputeTaskPool;
 use bevy::time::Time;
 use bevy::transform::components::Transform;
 use bevy::utils::Parallel;
@@ -201,7 +202,9 @@ pub(crate) fn gather(
         );
     }
     let mut swept = queries.p0();
-    let parallel = threads(&settings) > 1;
+    // Bevy's parallel iteration splits the work among the compute pool's threads only (and
+    // runs serially on a one-thread pool), the main thread helping.
+    let parallel = threads(&settings) > 1 && ComputeTaskPool::get().thread_num() > 1;
     if parallel {
         swept.par_iter_mut().for_each_init(
             || gathered.borrow_local_mut(),

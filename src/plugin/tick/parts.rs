@@ -4,12 +4,25 @@
 use crate::SweepSettings;
 use bevy::tasks::ComputeTaskPool;
 
-/// The compute pool's threads the sweep may use: 1 where it runs serially.
+/// The threads that run the sweep's parts: the compute pool's, and the main thread where a
+/// core is left for it. The main thread runs the phases and works on their parts while it
+/// waits for them (a pool's `scope` runs tasks on the thread that calls it). Bevy's default
+/// pools leave a two-core machine one compute thread: with the main thread, two. A pool with
+/// a thread for every core already fills them. 1 where the sweep runs serially.
 pub(crate) fn threads(settings: &SweepSettings) -> usize {
     match ComputeTaskPool::try_get() {
-        Some(pool) if settings.parallel => pool.thread_num().max(1),
+        Some(pool) if settings.parallel => {
+            let pool = pool.thread_num().max(1);
+            if pool < cores() { pool + 1 } else { pool }
+        }
         _ => 1,
     }
+}
+
+/// The cores this process may run on (asked once).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 /// How many parts to split `work` items (boxes, pairs) into: a few per thread, so that a
