@@ -13,6 +13,10 @@ use bevy::reflect::prelude::*;
 /// unaffected. The plugin logs one warning naming the entity when it starts being skipped
 /// (or the reason changes), not every tick. When the input becomes usable again the
 /// collider starts afresh from where it is, as if teleported.
+///
+/// A collider switched off with [`ColliderDisabled`](crate::prelude::ColliderDisabled) is not
+/// listed: it is not swept because it is off, whatever else is wrong with it. Switched on
+/// again and still unusable, it is listed (and warned about) anew.
 #[derive(Resource, Clone, Default, Debug, Reflect)]
 #[reflect(Resource, Default, Debug, Clone)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]

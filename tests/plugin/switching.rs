@@ -218,6 +218,31 @@ fn a_collider_switched_on_again_starts_afresh_where_it_is() {
 }
 
 #[test]
+fn a_skipped_collider_switched_off_is_no_longer_listed_as_skipped() {
+    let mut app = app();
+    let bad = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::default(),
+            Velocity(Vec2::new(f32::NAN, 0.0)),
+        ))
+        .id();
+    tick(&mut app);
+    let reason = |app: &App| app.world().resource::<SkippedColliders>().reason(bad);
+    assert_eq!(reason(&app), Some(SkipReason::NonFiniteVelocity));
+    // Off: not swept because it is off, whatever its velocity.
+    app.world_mut().entity_mut(bad).insert(ColliderDisabled);
+    tick(&mut app);
+    assert_eq!(reason(&app), None);
+    assert!(app.world().resource::<SkippedColliders>().is_empty());
+    // On again with the same velocity: skipped again, for the same reason.
+    app.world_mut().entity_mut(bad).remove::<ColliderDisabled>();
+    tick(&mut app);
+    assert_eq!(reason(&app), Some(SkipReason::NonFiniteVelocity));
+}
+
+#[test]
 fn a_moving_disabled_collider_ends_its_contact_and_despawns_quietly() {
     let mut app = app();
     let zone = app.world_mut().spawn(Collider::circle(10.0)).id();

@@ -179,7 +179,7 @@ pub(crate) fn gather(
     mut queries: ParamSet<(
         Query<ColliderData, (Without<Resting>, Without<ColliderDisabled>)>,
         Query<ColliderData, Woken>,
-        Query<(), With<Collider>>,
+        Query<(), (With<Collider>, Without<ColliderDisabled>)>,
     )>,
     lookup: Lookup,
     mut gathered: Local<Parallel<Gathered>>,
@@ -748,11 +748,11 @@ fn turns(m: bevy::math::Mat2) -> bool {
 
 /// Writes what the gather found about skipped colliders into [`SkippedColliders`] (a
 /// warning for each new reason), logs its warnings, and forgets the skipped colliders that
-/// are no longer colliders.
+/// are no longer colliders or are switched off.
 pub(crate) fn publish_skipped(
     gathered: &mut Parallel<Gathered>,
     skipped: &mut SkippedColliders,
-    colliders: &Query<(), With<Collider>>,
+    colliders: &Query<(), (With<Collider>, Without<ColliderDisabled>)>,
 ) {
     for local in gathered.iter_mut() {
         for &(entity, reason) in &local.skipped {
