@@ -61,6 +61,9 @@ const TRAIL_COLOR: Color = Color::srgba(0.85, 0.95, 1.0, 0.9);
 const SPARK_LIFETIME: f32 = 0.35;
 const SPARK_LENGTH: f32 = 10.0;
 const SPARK_WIDTH: f32 = 2.5;
+/// How fast a spark slows: its speed falls by a factor e every `1 / SPARK_DRAG` seconds
+/// (by 0.92 a frame at 60 frames a second, whatever the frame rate).
+const SPARK_DRAG: f32 = 5.0;
 const FLASH_LIFETIME: f32 = 0.2;
 /// A flash's radius at the cut; its disc grows to `1 + FLASH_DISC_GROWTH` times that, and its
 /// ring to `1 + FLASH_RING_GROWTH` times.
@@ -1090,7 +1093,7 @@ fn move_sparks(
             continue;
         }
         transform.translation += (spark.velocity * dt).extend(0.0);
-        spark.velocity *= 0.92;
+        spark.velocity *= (-SPARK_DRAG * dt).exp();
         if let Some(mut material) = materials.get_mut(&material.0) {
             material.color.set_alpha(spark.life / SPARK_LIFETIME);
         }
