@@ -274,7 +274,7 @@ xdotool mousemove --window "$wid" 800 150 click 1
 xdotool keydown --window "$wid" Right
 # count PATTERN: how many lines of the app's log match PATTERN.
 count() { sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -c -- "$1" || true; }
-walls=0 jumps=0
+walls=0 jumps=0 pressed=-100
 for ((k = 0; k < 240; k++)); do
     if log_has "landed on the lift"; then break; fi
     # Jump at each new wall, and again each second until the game has counted a jump.
@@ -287,6 +287,10 @@ for ((k = 0; k < 240; k++)); do
     fi
     sleep 0.25
 done
+if ((walls > 0)) && ! log_has "INFO platformer: jump$"; then
+    echo "FAIL: the platformer's log has no jump line for the script to count"
+    exit 1
+fi
 sleep 0.3
 import -window root "$OUT/platformer.png"
 sleep 1.2

@@ -18,8 +18,10 @@
 //! compute pool of a chosen size, and Bevy's pool is global to the process, so this runs the
 //! scene itself with 4 threads and checks it against the oracle, then runs itself again with
 //! 1 and 2 threads, and serially (`CHURN_THREADS`, 0 for serially), and compares their
-//! streams with its own. (With one compute thread the sweep still splits its work in two on a
-//! machine of two cores or more: the main thread works on the parts too.)
+//! streams with its own. (With one compute thread the sweep still runs its parts on two
+//! threads on a machine of two cores or more, the main thread working on them too; on two
+//! cores the 1- and 2-thread runs then make the same parts, and the serial run keeps one
+//! part covered.)
 
 #[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
 mod common;

@@ -112,20 +112,25 @@ pub struct SweepPlugin {
     ///
     /// The plugin uses the compute pool as the app sets it up and starts no threads of its
     /// own: how many threads an app gives to what is the app's decision. The main thread,
-    /// which runs the phases, works on their parts too, where the pool leaves a core for it.
-    /// Bevy's default `TaskPoolPlugin` keeps a quarter of the cores each (at least one) for IO
-    /// and async tasks out of the compute pool, which leaves a two-core machine a one-thread
-    /// compute pool (with the main thread, two threads sweep; the gather, which Bevy's
-    /// parallel iteration splits among the pool's threads only, runs on one) and a
-    /// sixteen-core machine eight threads (nine with the main thread). To give the sweep
-    /// every core, set the compute pool's size with `TaskPoolOptions`:
+    /// which runs the phases, works on their parts too (with the `multi_threaded` feature,
+    /// on by default). Bevy's default `TaskPoolPlugin` keeps a quarter of the cores each (at
+    /// least one) for IO and async tasks out of the compute pool: a two-core machine gets a
+    /// one-thread compute pool, and with the main thread the phases run on both cores; a
+    /// sixteen-core machine gets eight threads, nine with the main thread. The gather alone
+    /// is split by Bevy's parallel iteration, in a batch per pool thread, and runs serially
+    /// on a one-thread pool.
+    ///
+    /// A compute pool of one thread fewer than the cores uses every core for the phases. A
+    /// thread for every core helps the gather, but the phases then run on one thread more
+    /// than there are cores. Set the compute pool's size with `TaskPoolOptions`:
     ///
     /// ```
     /// use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
     /// use bevy::prelude::*;
     ///
+    /// let cores = std::thread::available_parallelism().map_or(1, usize::from);
     /// let mut task_pool_options = TaskPoolOptions::default();
-    /// task_pool_options.compute.min_threads = 2;
+    /// task_pool_options.compute.min_threads = cores.saturating_sub(1).max(1);
     /// App::new().add_plugins(MinimalPlugins.set(TaskPoolPlugin { task_pool_options }));
     /// ```
     pub parallel: bool,

@@ -202,9 +202,10 @@ pub(crate) fn gather(
         );
     }
     let mut swept = queries.p0();
-    // Bevy's parallel iteration splits the work among the compute pool's threads only (and
-    // runs serially on a one-thread pool), the main thread helping.
-    let parallel = threads(&settings) > 1 && ComputeTaskPool::get().thread_num() > 1;
+    // Bevy's parallel iteration makes a batch for each of the compute pool's threads (the
+    // main thread helps run them), and runs serially on a one-thread pool.
+    let batches = ComputeTaskPool::get().thread_num();
+    let parallel = threads(&settings) > 1 && batches > 1;
     if parallel {
         swept.par_iter_mut().for_each_init(
             || gathered.borrow_local_mut(),
@@ -220,7 +221,7 @@ pub(crate) fn gather(
     publish_skipped(&mut gathered, &mut skipped, &queries.p2());
     stats.skipped = skipped.len();
     stats.gather_time = began.elapsed();
-    stats.gather_tasks = if parallel { threads(&settings) } else { 0 };
+    stats.gather_tasks = if parallel { batches } else { 0 };
 }
 
 impl Motions {

@@ -1,19 +1,26 @@
-//! How a phase splits its work into parts for the compute task pool: a fixed number of
-//! parts in a fixed order, so that results do not depend on the threads.
+//! How a phase splits its work into parts for the compute task pool: parts in a fixed order,
+//! so that results depend neither on the threads nor on how many parts there are.
 
 use crate::SweepSettings;
 use bevy::tasks::ComputeTaskPool;
 
 /// The threads that run the sweep's parts: the compute pool's, and the main thread where a
 /// core is left for it. The main thread runs the phases and works on their parts while it
-/// waits for them (a pool's `scope` runs tasks on the thread that calls it). Bevy's default
-/// pools leave a two-core machine one compute thread: with the main thread, two. A pool with
-/// a thread for every core already fills them. 1 where the sweep runs serially.
+/// waits for them (a multi-threaded pool's `scope` runs tasks on the thread that calls it).
+/// Bevy's default pools leave a two-core machine one compute thread: with the main thread,
+/// two. A pool with a thread for every core already fills them. Without the
+/// `multi_threaded` feature the pool may be Bevy's single-threaded one, which runs every task
+/// on the calling thread: only the pool's threads count. 1 where the sweep runs serially.
 pub(crate) fn threads(settings: &SweepSettings) -> usize {
     match ComputeTaskPool::try_get() {
         Some(pool) if settings.parallel => {
             let pool = pool.thread_num().max(1);
-            if pool < cores() { pool + 1 } else { pool }
+            let main_thread = cfg!(all(feature = "multi_threaded", not(target_arch = "wasm32")));
+            if main_thread && pool < cores() {
+                pool + 1
+            } else {
+                pool
+            }
         }
         _ => 1,
     }
