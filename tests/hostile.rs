@@ -5,13 +5,14 @@
 //! Its own test binary: it installs a global logger that keeps the warnings
 //! (`common::warnings`).
 
+use bevy::math::Isometry2d;
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
 
 #[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
 mod common;
 use common::warnings::{keep_warnings, warnings_with};
-use common::{app, assert_close, assert_well_formed, seen_from, tick, v, with_query};
+use common::{assert_close, assert_well_formed, seen_from, tick, v, with_query};
 
 /// One collider of each of the eight shapes, about a unit in size.
 fn every_shape() -> Vec<Collider> {
@@ -36,7 +37,7 @@ fn reason(app: &App, entity: Entity) -> Option<SkipReason> {
 /// back at scale 1 it touches again from time 0 of that very tick.
 #[test]
 fn a_polyline_scaled_to_zero_is_refused_and_comes_back_at_once() {
-    let mut app = app();
+    let mut app = common::app();
     let line = app
         .world_mut()
         .spawn(Collider::polyline(&[v(-10.0, 0.0), v(0.0, 0.0), v(10.0, 0.0)]).unwrap())
@@ -89,7 +90,7 @@ fn every_shape_with_a_scale_out_of_range_is_refused_alike() {
         Vec3::splat(1e-30),
         Vec3::splat(1e30),
     ] {
-        let mut app = app();
+        let mut app = common::app();
         // The shapes meet the box, not each other.
         app.world_mut().spawn((
             Collider::aabb(v(50.0, 50.0)),
@@ -138,7 +139,7 @@ fn coordinates_beyond_the_range_are_refused() {
     keep_warnings();
     let edge = bevy_sweep::COORDINATE_RANGE;
     assert_eq!(edge, 16_777_216.0);
-    let mut app = app();
+    let mut app = common::app();
     let far: Vec<Entity> = every_shape()
         .into_iter()
         .map(|c| {
@@ -203,7 +204,7 @@ fn coordinates_beyond_the_range_are_refused() {
 /// reach: the wall 10 units away is 10 units away.
 #[test]
 fn a_ray_of_any_length_reports_the_true_distance() {
-    let mut app = app();
+    let mut app = common::app();
     let wall = app
         .world_mut()
         .spawn(Collider::segment(v(10.0, -5.0), v(10.0, 5.0)))
@@ -231,7 +232,7 @@ fn a_thin_polygon_far_out_names_the_edges_crossed() {
     for x0 in [0.0, 1000.0, 1.0e5, 1.0e6] {
         for dy in [1e-4, 1e-3] {
             for speed in [128.0, 12_800.0] {
-                let mut app = app();
+                let mut app = common::app();
                 let octagon: Vec<Vec2> = (0..8)
                     .map(|i| {
                         let a = i as f32 * core::f32::consts::FRAC_PI_4;
@@ -276,7 +277,7 @@ fn a_thin_polygon_far_out_names_the_edges_crossed() {
 #[test]
 fn a_fast_point_far_out_gets_the_normal_of_the_side_it_enters() {
     for (x0, inside) in [(0.0, true), (1.0e6, true), (1.0e7, true), (1.0e9, false)] {
-        let mut app = app();
+        let mut app = common::app();
         let boxed = app
             .world_mut()
             .spawn((
@@ -321,7 +322,7 @@ fn a_fast_point_far_out_gets_the_normal_of_the_side_it_enters() {
 /// refused with its own reason.
 #[test]
 fn a_deep_hierarchy_is_followed_to_its_root() {
-    let mut app = app();
+    let mut app = common::app();
     let spawn_chain = |app: &mut App, depth: usize, collider: Collider| {
         let mut parent = app.world_mut().spawn(Transform::IDENTITY).id();
         for _ in 1..depth {
@@ -363,7 +364,7 @@ fn a_deep_hierarchy_is_followed_to_its_root() {
 #[test]
 fn a_removed_swept_path_is_put_back() {
     keep_warnings();
-    let mut app = app();
+    let mut app = common::app();
     app.world_mut()
         .spawn(Collider::segment(v(-10.0, 0.0), v(10.0, 0.0)));
     let crate_ = app
@@ -397,7 +398,7 @@ fn a_removed_swept_path_is_put_back() {
 #[test]
 fn turning_more_than_half_a_turn_a_tick_is_warned_about_once() {
     keep_warnings();
-    let mut app = app();
+    let mut app = common::app();
     let spinner = app
         .world_mut()
         .spawn((Collider::rectangle(v(2.0, 0.5)), AngularVelocity(1.0e6)))
@@ -429,4 +430,423 @@ fn turning_more_than_half_a_turn_a_tick_is_warned_about_once() {
         "{half_turn:?}"
     );
     assert_eq!(reason(&app, spinner), None, "warned, not refused");
+}
+
+// ---------------------------------------------------------------------------------------
+// The answers to hits, at the edges (a hostile probe's findings, each fixed or refused).
+
+fn place(app: &App, e: Entity) -> Vec2 {
+    app.world()
+        .get::<Transform>(e)
+        .unwrap()
+        .translation
+        .truncate()
+}
+
+fn velocity(app: &App, e: Entity) -> Vec2 {
+    app.world().get::<Velocity>(e).unwrap().0
+}
+
+/// A sensor polyline blocks nothing, and a one-way polyline blocks only from its side, as a
+/// sensor segment and a one-way box do: its edges keep its role.
+#[test]
+fn a_polyline_keeps_its_role() {
+    let line = || Collider::polyline(&[v(-50.0, 0.0), v(0.0, 0.0), v(50.0, 0.0)]).unwrap();
+    let mut app = common::app();
+    let sensor = app.world_mut().spawn((line(), Sensor)).id();
+    // A ball falls through the sensor line, and so does a character.
+    let ball = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(-20.0, 10.0, 0.0),
+            Velocity(v(0.0, -640.0)),
+            Response::Bounce { restitution: 1.0 },
+        ))
+        .id();
+    let hero = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(20.0, 10.0, 0.0),
+            Velocity(v(0.0, -640.0)),
+            KinematicCharacter::default(),
+        ))
+        .id();
+    let mut crossed = 0;
+    for _ in 0..4 {
+        crossed += tick(&mut app)
+            .iter()
+            .filter(|e| e.entity == sensor || e.other == sensor)
+            .count();
+    }
+    assert!(
+        place(&app, ball).y < -10.0,
+        "the ball passed: {}",
+        place(&app, ball)
+    );
+    assert!(
+        place(&app, hero).y < -10.0,
+        "the character passed: {}",
+        place(&app, hero)
+    );
+    assert!(crossed >= 2, "the sensor reports both");
+    let out = with_query(&mut app, |q| {
+        q.move_and_slide(
+            &Collider::circle(1.0),
+            Isometry2d::from_translation(v(0.0, 5.0)),
+            v(0.0, -10.0),
+            &MoveAndSlideConfig::default(),
+            &QueryFilter::default(),
+        )
+    });
+    assert_eq!(
+        out.translation,
+        v(0.0, -5.0),
+        "move-and-slide passes a sensor"
+    );
+
+    // One way, up: a ball from below goes through, a ball from above bounces.
+    let mut app = common::app();
+    app.world_mut().spawn((line(), OneWay(Dir2::Y)));
+    let up = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(-20.0, -10.0, 0.0),
+            Velocity(v(0.0, 640.0)),
+            Response::Bounce { restitution: 1.0 },
+        ))
+        .id();
+    let down = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(20.0, 5.0, 0.0),
+            Velocity(v(0.0, -640.0)),
+            Response::Bounce { restitution: 1.0 },
+        ))
+        .id();
+    tick(&mut app);
+    tick(&mut app);
+    assert!(
+        place(&app, up).y > 5.0,
+        "from below it passes: {}",
+        place(&app, up)
+    );
+    assert_eq!(velocity(&app, up), v(0.0, 640.0));
+    assert!(
+        place(&app, down).y >= 1.0,
+        "from above it bounces: {}",
+        place(&app, down)
+    );
+    assert_eq!(velocity(&app, down), v(0.0, 640.0));
+}
+
+/// A finite restitution beyond `Response::MAX_RESTITUTION` (`f32::MAX`, `1e30`, `1.5`) is
+/// refused like a negative one: the ball is skipped with its reason and one warning, and its
+/// velocity is never made infinite or NaN.
+#[test]
+fn a_restitution_beyond_the_range_is_refused() {
+    keep_warnings();
+    let text = "its Response::Bounce restitution is outside";
+    for restitution in [f32::MAX, 1.0e30, 1.5] {
+        let before = warnings_with(text).len();
+        let mut app = common::app();
+        app.world_mut().spawn((
+            Collider::aabb(v(1.0, 50.0)),
+            Transform::from_xyz(10.0, 0.0, 0.0),
+        ));
+        let ball = app
+            .world_mut()
+            .spawn((
+                Collider::circle(1.0),
+                Velocity(v(640.0, 0.0)),
+                Response::Bounce { restitution },
+            ))
+            .id();
+        for _ in 0..4 {
+            tick(&mut app);
+            assert_eq!(velocity(&app, ball), v(640.0, 0.0), "{restitution}");
+        }
+        assert_eq!(
+            reason(&app, ball),
+            Some(SkipReason::InvalidRestitution),
+            "{restitution}"
+        );
+        assert_eq!(
+            warnings_with(text).len(),
+            before + 1,
+            "{restitution}: one warning"
+        );
+    }
+    // The largest allowed is elastic, and taken.
+    let mut app = common::app();
+    app.world_mut().spawn((
+        Collider::aabb(v(1.0, 50.0)),
+        Transform::from_xyz(10.0, 0.0, 0.0),
+    ));
+    let ball = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Velocity(v(640.0, 0.0)),
+            Response::Bounce {
+                restitution: Response::MAX_RESTITUTION,
+            },
+        ))
+        .id();
+    tick(&mut app);
+    assert_eq!(velocity(&app, ball), v(-640.0, 0.0));
+}
+
+/// A scaled character moves as the shape the sweep sees: at scale 2 a circle of radius 4 is
+/// one of radius 8, and it lands, is grounded and stops falling `skin` above the floor; at
+/// scale 0.5 it stands `skin` above it, not 7 units up.
+#[test]
+fn a_scaled_character_stands_on_the_floor() {
+    for scale in [2.0_f32, 0.5] {
+        let mut app = common::app();
+        app.add_systems(
+            FixedUpdate,
+            |mut characters: Query<&mut Velocity, With<KinematicCharacter>>| {
+                for mut v in &mut characters {
+                    v.0.y -= 900.0 * common::TICK;
+                }
+            },
+        );
+        app.world_mut().spawn((
+            Collider::aabb(v(100.0, 5.0)),
+            Transform::from_xyz(0.0, -5.0, 0.0),
+        ));
+        let hero = app
+            .world_mut()
+            .spawn((
+                Collider::circle(4.0),
+                Transform::from_xyz(0.0, 30.0, 0.0).with_scale(Vec3::splat(scale)),
+                KinematicCharacter::default(),
+            ))
+            .id();
+        for _ in 0..60 {
+            tick(&mut app);
+        }
+        let state = *app.world().get::<CharacterState>(hero).unwrap();
+        let skin = KinematicCharacter::default().skin;
+        assert!(state.grounded, "scale {scale}: {state:?}");
+        assert_close(
+            place(&app, hero).y,
+            4.0 * scale + skin,
+            1e-3,
+            "standing height",
+        );
+        assert_eq!(velocity(&app, hero), Vec2::ZERO, "scale {scale}");
+    }
+}
+
+/// Save, restore, despawn the floor: the floor is gone for the character and for the
+/// queries from the next tick on.
+#[test]
+fn a_collider_despawned_right_after_a_restore_is_gone() {
+    let mut app = common::app();
+    app.add_systems(
+        FixedUpdate,
+        |mut characters: Query<&mut Velocity, With<KinematicCharacter>>| {
+            for mut v in &mut characters {
+                v.0.y -= 900.0 * common::TICK;
+            }
+        },
+    );
+    let floor = app
+        .world_mut()
+        .spawn((
+            Collider::aabb(v(100.0, 5.0)),
+            Transform::from_xyz(0.0, -5.0, 0.0),
+        ))
+        .id();
+    let hero = app
+        .world_mut()
+        .spawn((
+            Collider::circle(4.0),
+            Transform::from_xyz(0.0, 10.0, 0.0),
+            KinematicCharacter::default(),
+        ))
+        .id();
+    for _ in 0..30 {
+        tick(&mut app);
+    }
+    assert!(app.world().get::<CharacterState>(hero).unwrap().grounded);
+    let saved = SweepState::save(app.world_mut());
+    saved.restore(app.world_mut());
+    app.world_mut().despawn(floor);
+    for _ in 0..30 {
+        tick(&mut app);
+    }
+    assert!(!app.world().get::<CharacterState>(hero).unwrap().grounded);
+    assert!(
+        place(&app, hero).y < -50.0,
+        "it fell: {}",
+        place(&app, hero)
+    );
+    let hit = with_query(&mut app, |q| {
+        q.cast_ray(
+            v(0.0, 50.0),
+            Dir2::NEG_Y,
+            200.0,
+            &QueryFilter::default().excluding(hero),
+        )
+    });
+    assert_eq!(hit, None);
+}
+
+/// A move-and-slide whose motion ends beyond the coordinate range stops at the wall in its
+/// way (1.6e7, 2e7, infinity-sized), and with nothing in the way stops at the range's edge.
+#[test]
+fn move_and_slide_towards_beyond_the_range_stops_at_the_wall() {
+    let mut app = common::app();
+    app.world_mut().spawn((
+        Collider::aabb(v(1.0, 50.0)),
+        Transform::from_xyz(16.0, 0.0, 0.0),
+    ));
+    tick(&mut app);
+    let slide = |app: &mut App, motion: Vec2| {
+        with_query(app, |q| {
+            q.move_and_slide(
+                &Collider::circle(1.0),
+                Isometry2d::IDENTITY,
+                motion,
+                &MoveAndSlideConfig::default(),
+                &QueryFilter::default(),
+            )
+        })
+    };
+    for x in [1.6e7_f32, 2.0e7, 1.0e30] {
+        let out = slide(&mut app, v(x, 0.0));
+        assert!(
+            out.translation.x <= 14.0 && out.translation.x > 13.9,
+            "{x}: {out:?}"
+        );
+        assert_eq!(out.hits.len(), 1, "{x}");
+    }
+    let out = slide(&mut app, v(-2.0e7, 0.0));
+    assert!(
+        out.translation.x >= -bevy_sweep::COORDINATE_RANGE
+            && out.translation.x < -0.99 * bevy_sweep::COORDINATE_RANGE,
+        "{out:?}"
+    );
+    assert!(out.remaining.x < 0.0, "what is beyond is left: {out:?}");
+}
+
+/// A `snap_to_ground` beyond the coordinate range is warned about once and replaced by the
+/// default: the character stands, grounded every tick.
+#[test]
+fn a_huge_snap_to_ground_is_warned_about_and_grounded_holds() {
+    keep_warnings();
+    let mut app = common::app();
+    app.world_mut().spawn((
+        Collider::aabb(v(100.0, 5.0)),
+        Transform::from_xyz(0.0, -5.0, 0.0),
+    ));
+    let skin = KinematicCharacter::default().skin;
+    let hero = app
+        .world_mut()
+        .spawn((
+            Collider::circle(4.0),
+            Transform::from_xyz(0.0, 4.0 + skin, 0.0),
+            Velocity(v(0.0, -1.0)),
+            KinematicCharacter {
+                snap_to_ground: 2.0e7,
+                ..default()
+            },
+        ))
+        .id();
+    tick(&mut app);
+    for k in 0..20 {
+        app.world_mut().get_mut::<Velocity>(hero).unwrap().0 = v(10.0, -14.0);
+        tick(&mut app);
+        let state = app.world().get::<CharacterState>(hero).unwrap();
+        assert!(state.grounded, "tick {k}");
+    }
+    assert_eq!(warnings_with(&format!("character {hero} ")).len(), 1);
+}
+
+/// A collider does not touch itself.
+#[test]
+fn a_collider_does_not_touch_itself() {
+    let mut app = common::app();
+    let a = app.world_mut().spawn(Collider::circle(1.0)).id();
+    tick(&mut app);
+    assert_eq!(with_query(&mut app, |q| q.contact(a, a)), None);
+}
+
+/// A polyline as the query shape overlaps what its edges cut into, and move-and-slide pushes
+/// a polyline out of a wall it starts inside.
+#[test]
+fn a_polyline_query_shape_finds_its_overlap_and_is_pushed_out() {
+    let mut app = common::app();
+    let wall = app
+        .world_mut()
+        .spawn((
+            Collider::aabb(v(5.0, 5.0)),
+            Transform::from_xyz(0.0, 0.0, 0.0),
+        ))
+        .id();
+    tick(&mut app);
+    let zigzag = Collider::polyline(&[v(-1.0, 0.0), v(0.0, 1.0), v(1.0, 0.0)]).unwrap();
+    let at = Isometry2d::from_translation(v(3.0, 0.0));
+    let deep = with_query(&mut app, |q| {
+        q.penetration(&zigzag, at, &QueryFilter::default())
+    });
+    let deep = deep.expect("inside the wall");
+    assert_eq!(deep.entity, wall);
+    assert_close(deep.depth, 3.0, 1e-4, "out to the right");
+    let out = with_query(&mut app, |q| {
+        q.move_and_slide(
+            &zigzag,
+            at,
+            Vec2::ZERO,
+            &MoveAndSlideConfig::default(),
+            &QueryFilter::default(),
+        )
+    });
+    assert!(out.translation.x >= 6.0 - 1e-4, "{out:?}");
+    let after = Isometry2d::from_translation(out.translation);
+    assert_eq!(
+        with_query(&mut app, |q| q.penetration(
+            &zigzag,
+            after,
+            &QueryFilter::default()
+        )),
+        None
+    );
+}
+
+/// A state restored into an app whose entities with the saved ids are plain entities (not
+/// colliders, not characters) puts nothing on them.
+#[test]
+fn a_restore_onto_plain_entities_puts_nothing_on_them() {
+    let mut app = common::app();
+    let saved_ids: Vec<Entity> = (0..4)
+        .map(|k| {
+            app.world_mut()
+                .spawn((
+                    Collider::circle(1.0),
+                    Transform::from_xyz(10.0 * k as f32, 0.0, 0.0),
+                    KinematicCharacter::default(),
+                ))
+                .id()
+        })
+        .collect();
+    tick(&mut app);
+    let state = SweepState::save(app.world_mut());
+    let mut fresh = common::app();
+    let plain: Vec<Entity> = (0..8)
+        .map(|_| fresh.world_mut().spawn_empty().id())
+        .collect();
+    assert!(saved_ids.iter().all(|e| plain.contains(e)), "the same ids");
+    state.restore(fresh.world_mut());
+    for e in plain {
+        let entity = fresh.world().entity(e);
+        assert!(!entity.contains::<SweptPath>(), "{e}");
+        assert!(!entity.contains::<CharacterState>(), "{e}");
+    }
 }

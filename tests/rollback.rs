@@ -7,7 +7,8 @@
 //! The world of every shape of `tests/support/every_shape_world.rs` (still colliders that
 //! rest, drifting and fast-turning ones, bullets that cross several colliders inside a tick,
 //! bodies with child colliders, a polyline terrain with kinematic characters walking and
-//! jumping on it, a moving platform, responders, a sensor) runs to tick [`SAVED_AT`] and is
+//! jumping on it, a moving platform, responders, a sensor, a moving door switched off and on
+//! with a ball bouncing off it) runs to tick [`SAVED_AT`] and is
 //! saved, runs [`REPLAYED`] more ticks, is rewound and runs them again: with the plugin on the
 //! main thread and on four compute threads, the two giving the same ticks too. Then as
 //! rollback netcode does it: saved at every one of those ticks, played ahead one to four
@@ -53,6 +54,7 @@ struct Own {
     collider: Option<Collider>,
     layers: Option<CollisionLayers>,
     teleport: bool,
+    disabled: bool,
 }
 
 fn save_own(world: &mut World) -> Vec<Own> {
@@ -65,10 +67,11 @@ fn save_own(world: &mut World) -> Vec<Own> {
             Option<&Collider>,
             Option<&CollisionLayers>,
             Has<Teleport>,
+            Has<ColliderDisabled>,
         ), With<Id>>()
         .iter(world)
         .map(
-            |(entity, transform, velocity, angular, collider, layers, teleport)| Own {
+            |(entity, transform, velocity, angular, collider, layers, teleport, disabled)| Own {
                 entity,
                 transform: *transform,
                 velocity: velocity.copied(),
@@ -76,6 +79,7 @@ fn save_own(world: &mut World) -> Vec<Own> {
                 collider: collider.cloned(),
                 layers: layers.copied(),
                 teleport,
+                disabled,
             },
         )
         .collect()
@@ -101,6 +105,7 @@ fn restore_own(world: &mut World, own: &[Own]) {
         put(&mut entity, saved.collider.clone());
         put(&mut entity, saved.layers);
         put(&mut entity, saved.teleport.then_some(Teleport));
+        put(&mut entity, saved.disabled.then_some(ColliderDisabled));
     }
 }
 
@@ -334,20 +339,30 @@ fn every_tick_replays_on_four_threads() {
 
 /// Rollback as netcode does it: at each tick of [`REPLAYED`], saved, played one to four
 /// ticks ahead, rewound and played again; then rewound once more and on to the next tick.
+/// The game's components are written back before the sweep's state at even ticks and after
+/// it at odd ones (rollback crates do it either way; the door the scene switches off and on
+/// as it moves is written back with them).
 fn roll_back_at_every_tick(parallel: bool) {
     let Saved { mut app, scene, .. } = run_and_save(parallel);
+    let rewind = |world: &mut World, own: &[Own], state: &SweepState, t: u32| {
+        if t.is_multiple_of(2) {
+            restore_own(world, own);
+            state.restore(world);
+        } else {
+            state.restore(world);
+            restore_own(world, own);
+        }
+    };
     for t in SAVED_AT..SAVED_AT + REPLAYED {
         let own = save_own(app.world_mut());
         let state = SweepState::save(app.world_mut());
         let ahead = 1 + t % 4;
         let first = play(&mut app, &scene, t, t + ahead);
-        restore_own(app.world_mut(), &own);
-        state.restore(app.world_mut());
+        rewind(app.world_mut(), &own, &state, t);
         let again = play(&mut app, &scene, t, t + ahead);
         let runs = format!("the first run and the replay restored before tick {t}");
         same_frames(&first, &again, t, &runs, true);
-        restore_own(app.world_mut(), &own);
-        state.restore(app.world_mut());
+        rewind(app.world_mut(), &own, &state, t + 1);
         play(&mut app, &scene, t, t + 1);
     }
 }

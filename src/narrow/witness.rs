@@ -1,6 +1,10 @@
 //! Where and in which direction two shapes touch at one moment.
 
+mod cone;
 mod convex;
+
+#[cfg(feature = "plugin")]
+pub(crate) use cone::freest_normal;
 
 pub(crate) use convex::as_convex;
 #[cfg(feature = "plugin")]
@@ -87,14 +91,28 @@ pub fn witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> Wit
     // that follows how entities are numbered): the two are taken in an order of their own,
     // by kind, then by where they start and end (two bullets fired from one muzzle differ
     // where they end). Only paths alike in all of that keep the order they come in.
-    let key = |path: &ShapePath| {
-        let [start, end] = first_point(path);
-        (path.rank(), start.cmp_key(), end.cmp_key())
-    };
-    if key(b) < key(a) {
+    if path_key(b) < path_key(a) {
         return witness_in_order(b, a, time, separating).flipped();
     }
     witness_in_order(a, b, time, separating)
+}
+
+/// An order of paths that does not depend on how their entities are numbered: by kind, then
+/// by where the first point starts and ends (two bullets fired from one muzzle differ where
+/// they end).
+pub(crate) type PathKey = (u8, (i32, i32), (i32, i32));
+
+/// A path's place in the order of [`PathKey`].
+#[must_use]
+pub(crate) fn path_key(path: &ShapePath) -> PathKey {
+    let [start, end] = first_point(path);
+    (path.rank(), start.cmp_key(), end.cmp_key())
+}
+
+/// A point's place in a total order (by `x`, then `y`, as `f32::total_cmp` orders them).
+#[must_use]
+pub(crate) fn ordered(p: Vec2) -> (i32, i32) {
+    p.cmp_key()
 }
 
 /// The path of a path's first point: a point, a segment's first end, a centre, a polygon's
@@ -247,8 +265,32 @@ fn convex_witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> 
     // core's line, turned by the motion), then a corner's (the mean of its two edges').
     let face = |feature: Feature| matches!(feature, Feature::Edge { .. });
     let (fa, fb) = (found.on_a.feature, found.on_b.feature);
-    let normal = found
+    // Apart, with the nearest point of one core inside a face of the other (a capsule's end
+    // against a wall): that face's own normal, which is exact for an axis-aligned face,
+    // where the direction between the two points carries the rounding of the point on the
+    // face.
+    let across = found.on_a.point - found.on_b.point;
+    let facing = |shape: &ConvexShape, feature: Feature, towards: Vec2| {
+        if !face(feature) {
+            return None;
+        }
+        match shape.vertices() {
+            [s, e] => {
+                let n = (*e - *s).perp().try_normalize()?;
+                match n.dot(towards) {
+                    side if side > 0.0 => Some(n),
+                    side if side < 0.0 => Some(-n),
+                    _ => None,
+                }
+            }
+            _ => convex::feature_normal(shape, feature),
+        }
+    };
+    let apart_on_a_face = found
         .normal
+        .and_then(|_| facing(&sb, fb, across).or_else(|| facing(&sa, fa, -across).map(|n| -n)));
+    let normal = apart_on_a_face
+        .or(found.normal)
         .or_else(|| face(fb).then(|| convex::feature_normal(&sb, fb)).flatten())
         .or_else(|| {
             face(fa)

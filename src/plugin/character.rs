@@ -1,98 +1,164 @@
-//! [`KinematicCharacter`]s: moved each tick by move-and-slide, before the sweep.
+//! **Walk**: each [`KinematicCharacter`]'s move-and-slide, inside the tick.
 //!
 //! Reads: the characters, their [`Velocity`] and [`CharacterState`], the velocity of what
-//! each stands on, and the colliders where the last tick left them ([`SweepQuery`]).
-//! Writes: the characters' `Transform`, [`Velocity`] and [`CharacterState`].
+//! each stands on, and the solids where they start this tick ([`Motions`] through
+//! [`Solids`], and [`RestingColliders`]).
+//! Writes: the characters' entries in [`Motions`] (their path to where they walk), their
+//! `Transform`, [`Velocity`], [`CharacterState`] and [`SweptPath`], and
+//! [`SweepStats::character_time`].
 //!
-//! A character moves against the colliders as the last tick left them. The sweep that
-//! follows holds its motion against this tick's motion of the colliders that move (a
-//! platform rising into it, a door closing on it) like any responder's.
+//! A character walks against the colliders as they are at the start of this tick: a wall
+//! spawned, teleported, moved by game code or switched back on since the last tick stops it
+//! like any other. The respond phase that follows holds its motion against this tick's
+//! motion of the colliders that move (a platform rising into it, a door closing on it) like
+//! any responder's.
 
-use super::query::{MoveAndSlideConfig, MoveAndSlideOutput, QueryFilter, SweepQuery, slide};
+use super::answer::{along_surface, clip, walkable};
+use super::components::placement::plane_of_root;
+use super::query::{MoveAndSlideConfig, MoveAndSlideOutput, QueryFilter, Scene, ShapeCastHit};
+use super::tick::gather::{Motions, inflate};
+use super::tick::respond::Solids;
+use super::tick::rest::RestingColliders;
 use super::{
-    CharacterState, Collider, ColliderDisabled, CollisionLayers, KinematicCharacter, SweepStats,
-    Velocity,
+    CharacterState, Collider, ColliderDisabled, KinematicCharacter, SweepStats, SweptPath, Velocity,
 };
+use crate::narrow::{Shape, ShapePath};
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
-use bevy::math::{Isometry2d, Rot2, Vec2};
+use bevy::math::{Affine2, Vec2};
 use bevy::platform::time::Instant;
 use bevy::time::Time;
 use bevy::transform::components::Transform;
 
-/// A character's parts the move reads and writes.
+/// A character's parts the walk reads and writes.
 type Character = (
-    Entity,
     &'static Collider,
     &'static KinematicCharacter,
     &'static mut CharacterState,
     &'static mut Transform,
     &'static mut Velocity,
-    Option<&'static CollisionLayers>,
-    Has<ChildOf>,
+    &'static mut SweptPath,
 );
 
-/// Moves every character by move-and-slide along its velocity (and with what it stands on).
+/// Moves every character by move-and-slide along its velocity (and with what it stands
+/// on), against the solids where they start this tick, and puts its path in [`Motions`].
 pub(crate) fn move_characters(
     _main_thread: NonSendMarker,
     time: Res<Time>,
-    query: SweepQuery,
+    mut motions: ResMut<Motions>,
+    solids: Res<Solids>,
+    resting: Res<RestingColliders>,
     mut characters: Query<Character, Without<ColliderDisabled>>,
     platforms: Query<&Velocity, Without<KinematicCharacter>>,
+    mut walked: Local<Vec<(usize, Vec2)>>,
     mut stats: ResMut<SweepStats>,
 ) {
     let began = Instant::now();
     let dt = time.delta_secs();
-    for (entity, collider, settings, mut state, mut transform, mut velocity, layers, child) in
-        &mut characters
-    {
-        // A child, a polyline, a bad shape: swept without answering (the gather warns).
-        if child || collider.is_polyline() || collider.problem().is_some() {
+    walked.clear();
+    let scene = solids.scene(&motions, &resting);
+    for (i, entry) in motions.entries.list.iter().enumerate() {
+        if !entry.responder() {
             continue;
         }
+        let Ok((collider, settings, mut state, mut transform, mut velocity, _)) =
+            characters.get_mut(entry.entity)
+        else {
+            continue;
+        };
         let (settings, bad) = settings.sanitized();
         if bad && !state.warned {
             state.warned = true;
             log::warn!(
-                "bevy_sweep: character {entity} has an unusable skin, max_slope, step_height, \
+                "bevy_sweep: character {} has an unusable skin, max_slope, step_height, \
                  snap_to_ground or max_push (non-positive, NaN or out of range): the default is \
-                 used instead"
+                 used instead",
+                entry.entity
             );
         }
-        if !(velocity.0.is_finite() && transform.translation.is_finite()) {
-            continue;
-        }
-        let filter = QueryFilter::default().with_layers(layers.map_or(u32::MAX, |l| l.filters));
-        let rotation = Rot2::from(transform.rotation.to_euler(bevy::math::EulerRot::XYZ).2);
-        let mover = Mover {
-            query: &query,
-            shape: collider,
-            rotation,
+        let plane = plane_of_root(&transform);
+        let walker = Walker {
+            scene: &scene,
+            shape: collider.shape_in(&plane),
+            origin: plane.translation,
             settings: &settings,
-            filter: &filter,
-            me: entity,
+            filter: QueryFilter::default().with_layers(entry.layers.filters),
+            me: entry.entity,
         };
-        let before = transform.translation.truncate();
-        // What it stands on moves it too; that is done last, so that its own move, its step,
-        // its snap and its ground are all found among the colliders as the last tick left
-        // them, the platform included.
-        let carried = state
+        let ground_velocity = state
             .ground_entity
             .filter(|_| state.grounded)
-            .and_then(|ground| Some((ground, platforms.get(ground).ok()?.0 * dt)))
-            .filter(|(_, carry)| *carry != Vec2::ZERO && carry.is_finite());
+            .and_then(|ground| Some((ground, platforms.get(ground).ok()?.0)));
+        let before = plane.translation;
+        let (at, v) = walker.walk(&mut state, before, velocity.0, ground_velocity, dt);
+        state.moved = at - before;
+        if at != before {
+            transform.translation = at.extend(transform.translation.z);
+            walked.push((i, at - before));
+        }
+        if v != velocity.0 {
+            velocity.0 = v;
+        }
+    }
+    // Each character's path now goes to where it walked.
+    for &(i, moved) in walked.iter() {
+        let entry = motions.entries.list[i];
+        let path = motions.entries.path(i);
+        let Some(walk) = ShapePath::between(path.at(0.0), path.at(1.0).translated(moved)) else {
+            continue;
+        };
+        motions.entries.replace(i, entry, &walk);
+        motions.bounds[i] = inflate(walk.swept_bounds());
+        if let Ok((.., mut swept)) = characters.get_mut(entry.entity) {
+            swept.set_path(&walk);
+            if let Some(plane) = swept.previous_world {
+                let mut plane = Affine2::from(plane);
+                plane.translation += moved;
+                swept.previous_world = Some(plane.into());
+            }
+        }
+    }
+    stats.character_time = began.elapsed();
+}
+
+/// One character's walk.
+struct Walker<'a> {
+    scene: &'a Scene<'a>,
+    /// Its shape where it stands, in the world (scaled and turned as its transform says).
+    shape: Shape,
+    /// Where it stands: its transform's translation.
+    origin: Vec2,
+    settings: &'a KinematicCharacter,
+    filter: QueryFilter,
+    /// The character itself, never hit.
+    me: Entity,
+}
+
+impl Walker<'_> {
+    /// Walks from `before` along `velocity` for `dt` (and with what it stands on, which
+    /// moves at `ground_velocity`), updating `state`; returns where it ends and its velocity
+    /// after the walk.
+    fn walk(
+        &self,
+        state: &mut CharacterState,
+        before: Vec2,
+        velocity: Vec2,
+        ground_velocity: Option<(Entity, Vec2)>,
+        dt: f32,
+    ) -> (Vec2, Vec2) {
+        let settings = self.settings;
         let up = *settings.up;
-        let rising = velocity.0.dot(up) > 0.0;
-        let mut motion = velocity.0 * dt;
+        let rising = velocity.dot(up) > 0.0;
+        let mut motion = velocity * dt;
         // On the ground, the move goes along it from the start (which saves the cast that
         // would first find the ground under it).
         if state.grounded
             && !rising
             && let Some(normal) = state.ground_normal
         {
-            motion = slide(motion, normal, true, up);
+            motion = along_surface(motion, normal, true, up);
         }
-        let out = mover.slide(before, motion, &[entity]);
+        let out = self.slide(before, motion, &[self.me]);
         let mut at = out.translation;
         let mut hits = out.hits.clone();
         // Step up a ledge: from higher up, the same move, then down onto it.
@@ -100,7 +166,7 @@ pub(crate) fn move_characters(
             && state.grounded
             && !rising
             && out.hits.iter().any(|h| !h.walkable)
-            && let Some(stepped) = mover.step_up(before, motion, &out)
+            && let Some(stepped) = self.step_up(before, motion, &out)
         {
             at = stepped.translation;
             hits = stepped.hits;
@@ -112,9 +178,8 @@ pub(crate) fn move_characters(
             let across = (motion - up * motion.dot(up)).length();
             let snap = settings.snap_to_ground
                 + across * bevy::math::ops::tan(settings.max_slope).min(100.0);
-            mover
-                .cast(at, -up, snap + settings.skin * 2.0)
-                .filter(|(hit, _)| mover.walkable(hit.normal))
+            self.cast(at, -up, snap + settings.skin * 2.0)
+                .filter(|(hit, _)| self.walkable(hit.normal))
                 .inspect(|(hit, distance)| {
                     // Down to `skin` from the ground, measured along its normal.
                     let gap = settings.skin / hit.normal.dot(up).max(0.1);
@@ -123,9 +188,8 @@ pub(crate) fn move_characters(
                     }
                 })
         } else {
-            mover
-                .cast(at, -up, settings.skin * 2.0)
-                .filter(|(hit, _)| mover.walkable(hit.normal))
+            self.cast(at, -up, settings.skin * 2.0)
+                .filter(|(hit, _)| self.walkable(hit.normal))
         };
         state.grounded = ground.is_some();
         state.ground_normal = ground.map(|(hit, _)| hit.normal);
@@ -136,45 +200,28 @@ pub(crate) fn move_characters(
         } else {
             0
         };
-        if let Some((platform, carry)) = carried {
-            at = mover.slide(at, carry, &[entity, platform]).translation;
+        // What it stood on moves it too; that is done last, so that its own move, its step,
+        // its snap and its ground are all found where the colliders start this tick, the
+        // platform included.
+        if let Some((platform, v)) = ground_velocity {
+            let carry = v * dt;
+            if carry != Vec2::ZERO && carry.is_finite() {
+                at = self.slide(at, carry, &[self.me, platform]).translation;
+            }
         }
         // It loses the velocity into what stopped it; on walkable ground, all of its
         // velocity down (not only the part into the slope, which would leave it sliding
         // down the slope).
-        let stop = |v: Vec2, n: Vec2, walkable: bool| {
-            let n = if walkable { up } else { n };
-            v - v.dot(n).min(0.0) * n
-        };
+        let stop = |v: Vec2, n: Vec2, walkable: bool| clip(v, if walkable { up } else { n });
         let mut v = hits
             .iter()
-            .fold(velocity.0, |v, h| stop(v, h.normal, h.walkable));
+            .fold(velocity, |v, h| stop(v, h.normal, h.walkable));
         if let Some((hit, _)) = ground {
             v = stop(v, hit.normal, true);
         }
-        state.moved = at - before;
-        if at != before {
-            transform.translation = at.extend(transform.translation.z);
-        }
-        if v != velocity.0 {
-            velocity.0 = v;
-        }
+        (at, v)
     }
-    stats.character_time = began.elapsed();
-}
 
-/// One character's moves.
-struct Mover<'a, 'w> {
-    query: &'a SweepQuery<'w>,
-    shape: &'a Collider,
-    rotation: Rot2,
-    settings: &'a KinematicCharacter,
-    filter: &'a QueryFilter,
-    /// The character itself, never hit.
-    me: Entity,
-}
-
-impl Mover<'_, '_> {
     fn config(&self) -> MoveAndSlideConfig {
         MoveAndSlideConfig {
             skin: self.settings.skin,
@@ -185,31 +232,32 @@ impl Mover<'_, '_> {
         }
     }
 
+    /// Its move from `at` by `motion`, leaving out `skip`.
     fn slide(&self, at: Vec2, motion: Vec2, skip: &[Entity]) -> MoveAndSlideOutput {
-        self.query.slide(
-            self.shape,
-            Isometry2d::new(at, self.rotation),
-            motion,
-            &self.config(),
-            self.filter,
-            skip,
-        )
+        let shape = self.shape_at(at);
+        self.scene
+            .slide(&[shape], at, motion, &self.config(), &self.filter, skip)
     }
 
     /// The first blocking hit within `distance` in `direction`, and how far.
-    fn cast(&self, at: Vec2, direction: Vec2, distance: f32) -> Option<(super::ShapeCastHit, f32)> {
-        self.query.probe(
-            self.shape,
-            Isometry2d::new(at, self.rotation),
+    fn cast(&self, at: Vec2, direction: Vec2, distance: f32) -> Option<(ShapeCastHit, f32)> {
+        self.scene.probe(
+            &[self.shape_at(at)],
+            at,
             direction,
             distance,
-            self.filter,
+            &self.filter,
             &[self.me],
         )
     }
 
+    /// Its shape with its reference point (its transform's translation) at `at`.
+    fn shape_at(&self, at: Vec2) -> Shape {
+        self.shape.translated(at - self.origin)
+    }
+
     fn walkable(&self, normal: Vec2) -> bool {
-        normal.dot(*self.settings.up) >= bevy::math::ops::cos(self.settings.max_slope) - 1e-6
+        walkable(normal, *self.settings.up, self.settings.max_slope)
     }
 
     /// The move from `before` made from `step_height` higher and set down again, if it lands

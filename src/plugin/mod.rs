@@ -1,6 +1,7 @@
 //! The ECS half: [`SweepPlugin`], its components, system sets, resources and events. The
 //! tick itself, phase by phase, is in [`tick`].
 
+mod answer;
 mod character;
 mod components;
 mod contacts;
@@ -218,8 +219,10 @@ impl Plugin for SweepPlugin {
         .init_resource::<Contacts>()
         .init_resource::<SkippedColliders>()
         .init_resource::<SweepStats>()
+        .init_resource::<components::SwitchedOff>()
         .init_resource::<gather::Motions>()
         .init_resource::<rest::RestingColliders>()
+        .init_resource::<respond::Solids>()
         .init_resource::<respond::Responders>()
         .init_resource::<broad::CandidatePairs>()
         .init_resource::<narrow::ContactSpans>()
@@ -266,15 +269,14 @@ impl Plugin for SweepPlugin {
             self.schedule,
             (
                 prepare::prepare.in_set(SweepSystems::Prepare),
-                character::move_characters
-                    .in_set(SweepSystems::Integrate)
-                    .before(prepare::integrate),
                 prepare::integrate
                     .in_set(SweepSystems::Integrate)
                     .run_if(|settings: Res<SweepSettings>| settings.integrate_velocity),
                 (
                     gather::gather,
                     rest::rest,
+                    respond::index_solids,
+                    character::move_characters,
                     respond::respond,
                     broad::broad_phase,
                 )

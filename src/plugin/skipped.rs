@@ -62,8 +62,8 @@ pub enum SkipReason {
     /// It is more than [`MAX_HIERARCHY_DEPTH`](crate::MAX_HIERARCHY_DEPTH) levels below its
     /// root, or its ancestors form a cycle.
     HierarchyTooDeep,
-    /// Its [`Response::Bounce`](crate::prelude::Response::Bounce) has a restitution that is
-    /// negative or not finite.
+    /// Its [`Response::Bounce`](crate::prelude::Response::Bounce) has a restitution outside
+    /// `[0,` [`Response::MAX_RESTITUTION`](crate::prelude::Response::MAX_RESTITUTION)`]`.
     InvalidRestitution,
 }
 
@@ -93,9 +93,7 @@ impl core::fmt::Display for SkipReason {
             Self::HierarchyTooDeep => {
                 "it is more than 1,024 levels below its root, or its ancestors form a cycle"
             }
-            Self::InvalidRestitution => {
-                "its Response::Bounce restitution is negative or not finite"
-            }
+            Self::InvalidRestitution => "its Response::Bounce restitution is outside [0, 1]",
         })
     }
 }

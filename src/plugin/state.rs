@@ -1,11 +1,15 @@
 //! [`SweepState`]: everything the sweep keeps from one tick to the next, saved and restored
 //! as a value, for rollback.
 
+use super::components::SwitchedOff;
 use super::tick::gather::Resting;
 use super::tick::publish::Snapshot;
 use super::tick::report::ReportBuffers;
 use super::tick::rest::RestingColliders;
-use super::{CharacterState, CollidingEntities, Contacts, SkippedColliders, SweptPath};
+use super::{
+    CharacterState, Collider, CollidingEntities, Contacts, KinematicCharacter, SkippedColliders,
+    SweptPath,
+};
 use bevy::ecs::prelude::*;
 
 /// Everything the sweep keeps from one tick to the next, as one value: save it with the rest
@@ -99,34 +103,50 @@ impl SweepState {
     }
 
     /// Puts the sweep back as it was when this state was saved. Restore your own components
-    /// to the same moment first (removing a [`ColliderDisabled`](super::ColliderDisabled)
-    /// forgets where the collider was; this puts it back), with the same `Entity` ids: the
-    /// state names entities and does not map them.
+    /// to the same moment (before or after: inserting or removing a
+    /// [`ColliderDisabled`](super::ColliderDisabled) changes nothing this restores), with the
+    /// same `Entity` ids: the state names entities and does not map them.
     pub fn restore(&self, world: &mut World) {
-        fn put_back<C: Component + Clone>(world: &mut World, all: &[(Entity, C)]) {
+        // Onto the entities that are still what they were: a collider's record on a
+        // collider, a character's state on a character, the colliding entities where they
+        // are kept (an id that now names a plain entity gets nothing).
+        fn put_back<C: Component + Clone, Is: Component>(world: &mut World, all: &[(Entity, C)]) {
             for (entity, component) in all {
-                if let Ok(mut entity) = world.get_entity_mut(*entity) {
+                if let Ok(mut entity) = world.get_entity_mut(*entity)
+                    && entity.contains::<Is>()
+                {
                     entity.insert(component.clone());
                 }
             }
         }
         for (entity, swept) in &self.colliders {
-            if let Ok(mut entity) = world.get_entity_mut(*entity) {
+            if let Ok(mut entity) = world.get_entity_mut(*entity)
+                && entity.contains::<Collider>()
+            {
                 entity.insert(SweptPath {
                     restored: true,
                     ..swept.clone()
                 });
             }
         }
-        put_back(world, &self.characters);
-        put_back(world, &self.colliding);
+        // The colliders the prepare phase looks at for being switched on again: those whose
+        // record says they were off.
+        let off = self
+            .colliders
+            .iter()
+            .filter(|(e, swept)| swept.switched_off && world.get::<Collider>(*e).is_some())
+            .map(|(e, _)| *e)
+            .collect();
+        world.insert_resource(SwitchedOff(off));
+        put_back::<_, KinematicCharacter>(world, &self.characters);
+        put_back::<_, CollidingEntities>(world, &self.colliding);
         world.insert_resource(self.contacts.clone());
         world.insert_resource(self.skipped.clone());
         world.insert_resource(self.snapshot.clone());
         // Records are marked with the tick they were last swept in: the count must only grow.
         world.resource_mut::<ReportBuffers>().catch_up(self.tick);
         // The resting group is rebuilt: every collider is swept again until it rests again.
-        world.insert_resource(RestingColliders::default());
+        world.insert_resource(RestingColliders::after_restore());
         let resting: Vec<Entity> = world
             .query_filtered::<Entity, With<Resting>>()
             .iter(world)

@@ -5,14 +5,17 @@ mod characters;
 mod convex;
 #[cfg(feature = "debug-draw")]
 mod debug_draw;
+mod fresh;
 mod lifecycle;
 mod oracle;
 mod pairs;
 mod query;
+mod reflections;
 mod responders;
 mod resting;
 #[path = "../support/rules.rs"]
 mod rules;
+mod seams;
 mod shapes;
 mod switching;
 mod translating;

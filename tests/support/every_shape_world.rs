@@ -51,6 +51,9 @@ enum Role {
     Responder(Response),
     Sensor,
     Platform,
+    /// A door that moves up and down and is switched off and on ([`ColliderDisabled`]) as it
+    /// goes.
+    Door,
 }
 
 /// One entity of the scene.
@@ -315,6 +318,30 @@ fn specs() -> Vec<Spec> {
     let mut sensor = Spec::new(Collider::circle(8.0), Vec2::new(20.0, 20.0), Role::Sensor);
     sensor.colliding = true;
     specs.push(sensor);
+    // A door moving up and down at 160 units/s and switched off and on as it goes, with a
+    // ball bouncing between it and a wall 20 units away at 1,500 units/s (about a bounce a
+    // tick: on the tick the door comes back on, the ball meets it moving).
+    let mut door = Spec::new(
+        Collider::rectangle(Vec2::new(0.5, 6.0)),
+        Vec2::new(44.0, 10.0),
+        Role::Door,
+    );
+    door.velocity = Some(Vec2::new(0.0, 160.0));
+    door.colliding = true;
+    specs.push(door);
+    specs.push(Spec::new(
+        Collider::aabb(Vec2::new(0.5, 8.0)),
+        Vec2::new(24.0, 10.0),
+        Role::Still,
+    ));
+    let mut ball = Spec::new(
+        Collider::circle(0.5),
+        Vec2::new(34.0, 10.0),
+        Role::Responder(Response::Bounce { restitution: 1.0 }),
+    );
+    ball.velocity = Some(Vec2::new(1_500.0, 0.0));
+    ball.colliding = true;
+    specs.push(ball);
     specs
 }
 
@@ -381,7 +408,8 @@ impl Scene {
     }
 
     /// The game's changes before tick `tick` (counted from 0): what left the arena wraps
-    /// round (teleported, with its children), the platform turns round every 40 ticks, one
+    /// round (teleported, with its children), the door turns round every 6 ticks and is
+    /// switched off and on, the platform turns round every 40 ticks, one
     /// in 97 drifting colliders stops or starts each tick, and still colliders are nudged
     /// (every 8 ticks), reshaped (every 10) and re-layered (every 10).
     pub(crate) fn script(&self, world: &mut World, tick: u32) {
@@ -412,6 +440,22 @@ impl Scene {
                 }
             }
             match spec.role {
+                Role::Door => {
+                    // Turns round every 6 ticks; off for 3 ticks in every 7.
+                    if tick % 6 == 3 {
+                        world.get_mut::<Velocity>(entity).expect("a velocity").0 *= -1.0;
+                    }
+                    let mut e = world.entity_mut(entity);
+                    match tick % 7 {
+                        2 => {
+                            e.insert(ColliderDisabled);
+                        }
+                        5 => {
+                            e.remove::<ColliderDisabled>();
+                        }
+                        _ => {}
+                    }
+                }
                 Role::Platform if tick % 40 == 20 => {
                     world.get_mut::<Velocity>(entity).expect("a velocity").0 *= -1.0;
                 }

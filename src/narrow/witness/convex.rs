@@ -52,7 +52,7 @@ pub(crate) fn as_convex(shape: &Shape) -> ConvexShape {
 
 /// The edges of a polygon as `(index, start, end)`: none for one vertex, one for two, the
 /// closed loop for more.
-fn edges(shape: &ConvexShape) -> impl Iterator<Item = (u32, Vec2, Vec2)> + '_ {
+pub(super) fn edges(shape: &ConvexShape) -> impl Iterator<Item = (u32, Vec2, Vec2)> + '_ {
     let v = shape.vertices();
     let n = v.len();
     let count = match n {
@@ -72,7 +72,7 @@ fn winding(shape: &ConvexShape) -> f32 {
 }
 
 /// The outward unit normal of edge `(s, e)` of a polygon of three or more vertices.
-fn outward(shape: &ConvexShape, s: Vec2, e: Vec2) -> Option<Vec2> {
+pub(super) fn outward(shape: &ConvexShape, s: Vec2, e: Vec2) -> Option<Vec2> {
     if shape.vertices().len() < 3 {
         return None;
     }
@@ -193,8 +193,8 @@ pub(super) fn closest(a: &ConvexShape, b: &ConvexShape) -> Closest {
         .fold(0.0_f32, |m, v| m.max(v.abs().max_element()));
     let slack = (best.sqrt() + 8.0 * f32::EPSILON * size).powi(2);
     let (mut sum_a, mut sum_b, mut n) = (Vec2::ZERO, Vec2::ZERO, 0.0);
-    // Among them, the one touching a face (an edge's inside) names the features: two faces
-    // meeting flat touch face to face, not at the corner found first.
+    // Among them, the one touching a face (an edge's inside, a segment's too) names the
+    // features: two faces meeting flat touch face to face, not at the corner found first.
     let is_edge = |spot: &Spot| matches!(spot.feature, Feature::Edge { .. });
     let (mut on_a, mut on_b) = (on_a, on_b);
     let mut rank = 0;
@@ -203,10 +203,10 @@ pub(super) fn closest(a: &ConvexShape, b: &ConvexShape) -> Closest {
             sum_a += x.point;
             sum_b += y.point;
             n += 1.0;
-            let r = if is_edge(&y) && b.vertices().len() >= 3 {
+            let r = if is_edge(&y) && b.vertices().len() >= 2 {
                 2
             } else {
-                u8::from(is_edge(&x) && a.vertices().len() >= 3)
+                u8::from(is_edge(&x) && a.vertices().len() >= 2)
             };
             if r > rank {
                 (rank, on_a, on_b) = (r, x, y);

@@ -2,6 +2,7 @@
 
 use super::SweptPath;
 use crate::plugin::tick::publish::Snapshot;
+use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::prelude::*;
 use bevy::ecs::world::DeferredWorld;
@@ -20,7 +21,9 @@ use bevy::reflect::prelude::*;
 ///   everything).
 /// - Removing the marker starts the collider afresh where it is then, as a
 ///   [`Teleport`](crate::prelude::Teleport) does: where it went while off is not swept, and
-///   what it overlaps there starts a contact at time 0 of the next tick.
+///   what it overlaps there starts a contact at time 0 of the next tick. Its record (in its
+///   [`SweptPath`]) says it was off, so a rollback that removes or inserts the marker and
+///   restores the sweep's state, in either order, replays the tick exactly.
 /// - A disabled [`KinematicCharacter`](crate::prelude::KinematicCharacter)'s
 ///   [`CharacterState`](crate::prelude::CharacterState) keeps what the last tick it was on
 ///   wrote.
@@ -48,23 +51,34 @@ use bevy::reflect::prelude::*;
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Debug, Default, PartialEq, Clone)]
-#[component(on_add = hide_from_queries, on_remove = start_afresh)]
+#[component(on_add = switch_off)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct ColliderDisabled;
 
-/// The queries read where the last tick left each collider: take a collider switched off
-/// since out of it at once.
-fn hide_from_queries(mut world: DeferredWorld, context: HookContext) {
+/// Switched off: the queries, which read where the last tick left each collider, stop finding
+/// it at once, and its record says it was off, so that when the marker goes the next tick
+/// starts it afresh where it is.
+///
+/// The record is the collider's [`SweptPath`], part of what a rollback saves and restores,
+/// and marking it is the same whenever it is done: removing the marker changes nothing at
+/// once. (A hook that forgot the collider's place on removal ran when a rollback crate
+/// removed the marker, before or after the sweep's state was restored, and the replay then
+/// swept the collider differently from the first run.)
+fn switch_off(mut world: DeferredWorld, context: HookContext) {
+    let entity = context.entity;
     if let Some(mut snapshot) = world.get_resource_mut::<Snapshot>() {
-        snapshot.hide(context.entity);
+        snapshot.hide(entity);
+    }
+    if let Some(mut swept) = world.get_mut::<SweptPath>(entity) {
+        swept.switched_off = true;
+    }
+    if let Some(mut off) = world.get_resource_mut::<SwitchedOff>() {
+        off.0.insert(entity);
     }
 }
 
-/// Switched on again: the next motion starts where the collider is, as after a [`Teleport`]
-/// (its last place is forgotten). A [`SweepState`](crate::SweepState) restored afterwards
-/// puts its saved motion back, so a rollback that removes the marker replays exactly.
-fn start_afresh(mut world: DeferredWorld, context: HookContext) {
-    if let Some(mut swept) = world.get_mut::<SweptPath>(context.entity) {
-        swept.skip();
-    }
-}
+/// The colliders whose [`SweptPath`] says they were switched off: the prepare phase looks
+/// at these (not at every collider) for those switched on again. Rebuilt from the records by
+/// a [`SweepState`](crate::SweepState) restore.
+#[derive(Resource, Default)]
+pub(crate) struct SwitchedOff(pub(crate) EntityHashSet);

@@ -11,6 +11,7 @@ mod response;
 pub use body::{Body, CollidingEntities};
 pub use collider::Collider;
 pub use disabled::ColliderDisabled;
+pub(crate) use disabled::SwitchedOff;
 pub use layers::{CollisionLayer, CollisionLayers, LayerMask};
 pub use motion::{AngularVelocity, SweptPath, Teleport, Velocity};
 pub use response::{CharacterState, KinematicCharacter, OneWay, Response, Sensor};

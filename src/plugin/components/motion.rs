@@ -101,6 +101,10 @@ pub struct SweptPath {
     /// A warning was given about the collider turning more than half a turn in a tick.
     #[reflect(ignore)]
     pub(crate) warned_turn: bool,
+    /// Switched off ([`ColliderDisabled`](crate::prelude::ColliderDisabled)) since it was
+    /// last swept: switched on again, it starts afresh where it is.
+    #[reflect(ignore)]
+    pub(crate) switched_off: bool,
     /// The [`Body`](super::Body) the collider belonged to in the last tick.
     #[reflect(ignore)]
     pub(crate) body: Option<Entity>,

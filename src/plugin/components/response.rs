@@ -69,11 +69,12 @@ use bevy::reflect::prelude::*;
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub enum Response {
     /// Bounce off: the normal part of the relative velocity reversed and multiplied by
-    /// `restitution` (`1.0`: elastic, `0.0`: like [`Slide`](Self::Slide)). Non-negative and
-    /// finite; otherwise the collider is skipped
+    /// `restitution` (`1.0`: elastic, `0.0`: like [`Slide`](Self::Slide)). In `[0,`
+    /// [`MAX_RESTITUTION`](Self::MAX_RESTITUTION)`]`; otherwise the collider is skipped, with
+    /// a warning naming it
     /// ([`SkipReason::InvalidRestitution`](crate::prelude::SkipReason::InvalidRestitution)).
     Bounce {
-        /// How much of the normal speed is kept, `>= 0`.
+        /// How much of the normal speed is kept, in `[0, 1]`.
         restitution: f32,
     },
     /// Slide along: the normal part of the relative velocity removed.
@@ -83,9 +84,17 @@ pub enum Response {
 }
 
 impl Response {
-    /// The restitution of a bounce, if it cannot be used: negative, NaN or infinite.
+    /// The largest restitution a [`Bounce`](Self::Bounce) takes: `1.0`, an elastic bounce.
+    /// A bounce never adds speed of its own (a moving solid still gives its speed): a ball
+    /// between two walls cannot gain speed tick after tick until it leaves the range in
+    /// which results are exact. For a bumper that kicks, add to the velocity in an observer
+    /// of the bounce's [`CollisionEvent`](crate::prelude::CollisionEvent).
+    pub const MAX_RESTITUTION: f32 = 1.0;
+
+    /// `true` for a bounce whose restitution cannot be used: outside `[0,`
+    /// [`MAX_RESTITUTION`](Self::MAX_RESTITUTION)`]`, or NaN.
     pub(crate) fn invalid(&self) -> bool {
-        matches!(*self, Response::Bounce { restitution } if !(restitution.is_finite() && restitution >= 0.0))
+        matches!(*self, Response::Bounce { restitution } if !(0.0..=Self::MAX_RESTITUTION).contains(&restitution))
     }
 }
 
@@ -134,8 +143,10 @@ impl Default for OneWay {
 ///   of each in turn as far as it can be and never thrown away: it may stay inside one of
 ///   them until they part.
 ///
-/// A non-positive or NaN `skin`, and a `max_slope` outside `[0, π/2]`, are warned about once
-/// and replaced by the default. Must be a root entity and not a polyline.
+/// A non-positive or NaN `skin`, a `max_slope` outside `[0, π/2]`, and a `skin`,
+/// `step_height` or `snap_to_ground` that is negative, NaN or beyond
+/// [`COORDINATE_RANGE`](crate::COORDINATE_RANGE), are warned about once and replaced by the
+/// default. Must be a root entity and not a polyline.
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -200,7 +211,9 @@ impl KinematicCharacter {
     pub(crate) fn sanitized(&self) -> (Self, bool) {
         let mut s = *self;
         let mut bad = false;
-        if !(s.skin.is_finite() && s.skin > 0.0) {
+        // A length beyond the range in which results are exact reaches nothing usable.
+        let range = crate::COORDINATE_RANGE;
+        if !(s.skin > 0.0 && s.skin <= range) {
             s.skin = Self::DEFAULT_SKIN;
             bad = true;
         }
@@ -208,11 +221,11 @@ impl KinematicCharacter {
             s.max_slope = Self::DEFAULT_MAX_SLOPE;
             bad = true;
         }
-        if !(s.step_height.is_finite() && s.step_height >= 0.0) {
+        if !(0.0..=range).contains(&s.step_height) {
             s.step_height = 0.0;
             bad = true;
         }
-        if !(s.snap_to_ground.is_finite() && s.snap_to_ground >= 0.0) {
+        if !(0.0..=range).contains(&s.snap_to_ground) {
             s.snap_to_ground = 0.5;
             bad = true;
         }

@@ -107,6 +107,16 @@ impl Entry {
         self.flags & HOLDS != 0 && other.blocks()
     }
 
+    /// Edge `index` of this polyline's entry: the same collider, with the same role (a
+    /// sensor's or one-way collider's edges are a sensor's and a one-way collider's).
+    #[must_use]
+    pub(crate) fn edge_of(self, index: u32) -> Self {
+        Self {
+            flags: (self.flags & !EDGE) | CHAIN | (index & EDGE),
+            ..self
+        }
+    }
+
     /// Piece `number` of this responder's path; `last` if the path ends with it.
     #[must_use]
     pub(crate) fn piece(self, number: u32, last: bool) -> Self {
@@ -371,18 +381,6 @@ pub(crate) struct Group {
 }
 
 impl Group {
-    /// The entry of the index's box `k`.
-    #[inline]
-    pub(crate) fn entry(&self, k: u32) -> &Entry {
-        &self.entries.list[self.index.entry(k) as usize]
-    }
-
-    /// The path of the index's box `k`.
-    #[inline]
-    pub(crate) fn path(&self, k: u32) -> ShapePath {
-        self.entries.path(self.index.entry(k) as usize)
-    }
-
     pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }

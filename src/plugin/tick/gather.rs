@@ -268,6 +268,12 @@ fn gather_one(
 ) {
     let swept = swept.into_inner();
     swept.restored = false;
+    // Switched on again without the prepare phase seeing it (a record restored as off onto
+    // a collider that is on): it starts afresh where it is.
+    if swept.switched_off {
+        swept.skip();
+        swept.switched_off = false;
+    }
     // A resting collider is visited only when something it depends on changed: its entry in
     // the resting group is replaced, whether it rests on or is swept again.
     if swept.resting {
@@ -714,14 +720,7 @@ pub(crate) fn push_edges(
             a: [a0, a1],
             b: [b0, b1],
         };
-        let edge = Entry::new(
-            entry.entity,
-            entry.layers,
-            entry.body,
-            Some(i),
-            entry.continues(),
-        );
-        entries.push(edge, &path);
+        entries.push(entry.edge_of(i), &path);
         bounds.push(inflate(path.swept_bounds()));
     }
 }

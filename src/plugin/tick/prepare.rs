@@ -4,6 +4,7 @@
 //! Writes: the start of their motion in [`SweptPath`] (a fresh start where they are now);
 //! transforms moved by their velocities; [`SweepStats::prepare_time`].
 
+use crate::plugin::components::SwitchedOff;
 use crate::plugin::components::placement::world_plane;
 use crate::plugin::{
     AngularVelocity, Collider, ColliderDisabled, KinematicCharacter, SweepStats, SweptPath,
@@ -16,20 +17,42 @@ use bevy::platform::time::Instant;
 use bevy::time::Time;
 use bevy::transform::components::Transform;
 
-/// New, re-inserted, reshaped and teleported colliders: this tick's motion starts where they
-/// are now, and a new or changed shape is checked again.
+/// New, re-inserted, reshaped, teleported and switched on colliders: this tick's motion
+/// starts where they are now, and a new or changed shape is checked again.
 pub(crate) fn prepare(
     _main_thread: NonSendMarker,
     mut commands: Commands,
-    mut colliders: Query<
-        (Entity, Ref<Collider>, &mut SweptPath, Has<Teleport>),
-        Or<(Changed<Collider>, With<Teleport>)>,
-    >,
+    mut queries: ParamSet<(
+        Query<
+            (Entity, Ref<Collider>, &mut SweptPath, Has<Teleport>),
+            Or<(Changed<Collider>, With<Teleport>)>,
+        >,
+        Query<(&mut SweptPath, Has<ColliderDisabled>), With<Collider>>,
+    )>,
+    mut switched: ResMut<SwitchedOff>,
     transforms: Query<(&Transform, Option<&ChildOf>)>,
     mut stats: ResMut<SweepStats>,
 ) {
     let began = Instant::now();
-    for (entity, collider, mut swept, teleport) in &mut colliders {
+    // Switched on again since the last tick: it starts afresh where it is, as a teleported
+    // collider does (its record says it was off; the marker's removal changed nothing).
+    let mut records = queries.p1();
+    switched.0.retain(|&entity| {
+        let Ok((mut swept, off)) = records.get_mut(entity) else {
+            return false;
+        };
+        if off {
+            return true;
+        }
+        if swept.switched_off {
+            swept.skip();
+            swept.switched_off = false;
+            swept.previous_world = world_plane(entity, &transforms).ok().map(Into::into);
+            swept.fresh = true;
+        }
+        false
+    });
+    for (entity, collider, mut swept, teleport) in &mut queries.p0() {
         if teleport {
             commands.entity(entity).try_remove::<Teleport>();
         }
@@ -48,10 +71,12 @@ pub(crate) fn prepare(
         }
         // New, re-inserted (the entity may have moved while it had no collider) or
         // teleported: start from here. (A changed shape continues from where it was; the
-        // gather decides whether it can.)
+        // gather decides whether it can. A collider written again, as a rollback does, is no
+        // new one: nothing here depends on whether it was, so that a replay sweeps what the
+        // first run swept.)
         // (A restored motion goes on, even on a collider just spawned; the gather clears the
         // flag.)
-        if swept.previous_world.is_none() || teleport || (collider.is_added() && !swept.restored) {
+        if teleport || (collider.is_added() && !swept.restored) {
             swept.previous_world = world_plane(entity, &transforms).ok().map(Into::into);
             swept.fresh = true;
         }

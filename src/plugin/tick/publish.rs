@@ -10,7 +10,7 @@
 use super::broad::CandidatePairs;
 use super::entries::Group;
 use super::gather::Motions;
-use super::respond::Responders;
+use super::respond::Solids;
 use super::rest::RestingColliders;
 use crate::plugin::{CollidingEntities, CollisionLayers, Contacts};
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
@@ -104,10 +104,10 @@ pub(crate) fn publish(
     mut motions: ResMut<Motions>,
     mut candidates: ResMut<CandidatePairs>,
     resting: Res<RestingColliders>,
-    responders: Res<Responders>,
+    solids: Res<Solids>,
 ) {
     let snapshot = &mut *snapshot;
-    snapshot.one_way.clone_from(&responders.one_way);
+    snapshot.one_way.clone_from(&solids.one_way);
     snapshot.places = OnceLock::new();
     core::mem::swap(&mut snapshot.swept.entries, &mut motions.entries);
     core::mem::swap(&mut snapshot.swept.index, &mut candidates.index);

@@ -1,20 +1,33 @@
 //! **Respond**: the real paths of the colliders that answer hits.
 //!
-//! Reads: [`Motions`] (every collider's motion in this tick) and [`RestingColliders`]; the
-//! responders' [`Response`] or [`KinematicCharacter`]; the [`OneWay`] colliders' directions.
-//! Writes: [`Motions`] (a responder that hits something has its one entry replaced by the
-//! pieces of its real path, each over its window of the tick), the responders' `Transform`,
-//! [`Velocity`] and [`SweptPath`], the one-way directions the queries read
-//! ([`Responders::one_way`]), and [`SweepStats`]' `respond_time` and `answered_hits`.
+//! Two systems. [`index_solids`] indexes this tick's solids. Reads: [`Motions`] (every
+//! collider's motion in this tick), the [`OneWay`] colliders' directions. Writes:
+//! [`Solids`] (the index over the solids, and the one-way directions, which the walk and
+//! the queries read).
+//!
+//! [`respond`] then finds the responders' paths. Reads: [`Motions`] (the characters' paths
+//! where they walked), [`Solids`] and [`RestingColliders`]; the responders' [`Response`] or
+//! [`KinematicCharacter`]. Writes: [`Motions`] (a responder that hits something has its one
+//! entry replaced by the pieces of its real path, each over its window of the tick), the
+//! responders' `Transform`, [`Velocity`] and [`SweptPath`], the hits the narrow phase adds
+//! ([`Responders::hits`]), and [`SweepStats`]' `respond_time` and `answered_hits`.
 //!
 //! A responder moves along its straight path until its first contact with a solid (one that
 //! blocks: not a sensor, not a responder, layers interacting), found by the same exact
 //! kernels as every contact, against the solid's own motion over the rest of the tick. There
-//! its velocity is answered, and it goes on from that place and moment. Each responder's
-//! path depends only on the solids, never on another responder, so the paths are found in
-//! parallel and in any order. The pieces then go through the broad and narrow phases like
-//! any entry: sensors and other responders see the real path, and the report merges a
-//! pair's contacts over the pieces as it merges a polyline's edges.
+//! its velocity is answered ([`answer`](crate::plugin::answer)), and it goes on from that
+//! place and moment. Each responder's path depends only on the solids, never on another
+//! responder, so the paths are found in parallel and in any order. The pieces then go
+//! through the broad and narrow phases like any entry: sensors and other responders see the
+//! real path, and the report merges a pair's contacts over the pieces as it merges a
+//! polyline's edges.
+//!
+//! Where a corner of the responder meets a corner of a solid (a box sliding onto the next
+//! tile), the contact's normal may be any direction between the faces meeting there: it
+//! blocks only if the motion goes into the solid along every one of them
+//! ([`freest_normal`]). Of contacts at the same moment, those with one normal are answered
+//! first: a box pressed into a wall of stacked tiles answers the wall's face, and then slides
+//! past the next tile's corner.
 
 use super::entries::{BoxIndex, Entry, Slot, TickEntries, restrict};
 use super::gather::{EVENT_SKIN, Motions, inflate};
@@ -22,10 +35,12 @@ use super::parts::run_parts;
 use super::rest::RestingColliders;
 use crate::SweepSettings;
 use crate::narrow::{
-    ConvexShape, Shape, ShapePath, as_convex, contact_intervals_of_valid, material_motion,
-    penetration, witness,
+    ConvexShape, PathKey, Penetration, Shape, ShapePath, as_convex, contact_intervals_of_valid,
+    freest_normal, material_motion, ordered, path_key, penetration, witness,
 };
+use crate::plugin::answer::{Answering, answer_velocity, clip};
 use crate::plugin::components::placement::world_plane;
+use crate::plugin::query::{Scene, Searched};
 use crate::plugin::{KinematicCharacter, OneWay, Response, SweepStats, SweptPath, Velocity};
 use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::prelude::*;
@@ -38,23 +53,69 @@ use bevy::transform::components::Transform;
 /// The most hits a responder answers in one tick; past them it stays where the last left it
 /// for the rest of the tick (its velocity is still answered next tick).
 const MOST_HITS: usize = 32;
-/// How many times the end of a responder's path is pushed out of the solids it overlaps.
-const PUSHES: usize = 4;
 
-/// The respond phase's state: the index over the solids of this tick, the one-way
-/// directions, and each responder's answer.
+/// This tick's solids: the swept entries that block, with the index over them, and the
+/// one-way directions. What the characters walk against and the responders answer.
 #[derive(Resource, Default)]
-pub(crate) struct Responders {
-    /// The swept entries that block (by slot), their bounds, and the index over them.
-    solids: Vec<u32>,
+pub(crate) struct Solids {
+    /// The swept entries that block (by slot), their bounds, and the index over them. Empty
+    /// in a tick without responders.
+    list: Vec<u32>,
     bounds: Vec<Aabb2d>,
     index: BoxIndex,
+    /// Each [`OneWay`] collider's direction in the world at the end of the tick.
+    pub(crate) one_way: EntityHashMap<Vec2>,
+}
+
+impl Solids {
+    /// The solids where they start this tick, and the resting colliders, as the walk
+    /// searches them.
+    pub(crate) fn scene<'a>(
+        &'a self,
+        motions: &'a Motions,
+        resting: &'a RestingColliders,
+    ) -> Scene<'a> {
+        Scene {
+            groups: [
+                Searched::new(&motions.entries, &self.index, Some(&self.list)),
+                Searched::new(&resting.group.entries, &resting.group.index, None),
+            ],
+            moment: 0.0,
+            one_way: &self.one_way,
+        }
+    }
+}
+
+/// Indexes this tick's solids (if some collider answers hits) and the one-way directions.
+pub(crate) fn index_solids(
+    _main_thread: NonSendMarker,
+    motions: Res<Motions>,
+    mut solids: ResMut<Solids>,
+    one_way: Query<(Entity, &OneWay)>,
+    transforms: Query<(&Transform, Option<&ChildOf>)>,
+) {
+    let solids = &mut *solids;
+    one_way_directions(&mut solids.one_way, &one_way, &transforms);
+    solids.list.clear();
+    solids.bounds.clear();
+    if motions.entries.list.iter().any(Entry::responder) {
+        for (i, e) in (0u32..).zip(&motions.entries.list) {
+            if e.blocks() {
+                solids.list.push(i);
+                solids.bounds.push(motions.bounds[i as usize]);
+            }
+        }
+    }
+    solids.index.build(&solids.bounds);
+}
+
+/// The respond phase's state: each responder's answer, and the hits answered.
+#[derive(Resource, Default)]
+pub(crate) struct Responders {
     /// The responders' entries.
     movers: Vec<u32>,
     /// Each part's answers.
     parts: Vec<Vec<Answer>>,
-    /// Each [`OneWay`] collider's direction in the world at the end of the tick.
-    pub(crate) one_way: EntityHashMap<Vec2>,
     /// The hits answered in this tick: the piece that meets the solid, the solid, when, and
     /// whether it bounced. The narrow phase adds them to the pairs' contacts: the place of a
     /// bounce is computed in `f32`, and may be a rounding error short of the solid (or into
@@ -83,14 +144,6 @@ struct Answer {
     bounces: bool,
 }
 
-/// How a responder answers, as the phase needs it.
-#[derive(Clone, Copy)]
-enum Answering {
-    Bounce(f32),
-    Slide,
-    Stop,
-}
-
 /// What a responder needs to know to find its path.
 struct Ask {
     entry: Entry,
@@ -108,10 +161,10 @@ struct Ask {
     character: bool,
 }
 
-/// The world a responder moves in: the tick's entries, the solids' index, the resting index,
+/// What a responder may run into: the tick's entries, the solids' index, the resting index,
 /// and the one-way directions.
 #[derive(Clone, Copy)]
-struct World<'a> {
+struct Obstacles<'a> {
     entries: TickEntries<'a>,
     solids: &'a [u32],
     index: &'a BoxIndex,
@@ -134,15 +187,10 @@ pub(crate) fn respond(
     _main_thread: NonSendMarker,
     settings: Res<SweepSettings>,
     mut motions: ResMut<Motions>,
+    solids: Res<Solids>,
     resting: Res<RestingColliders>,
     mut responders: ResMut<Responders>,
-    mut queries: ParamSet<(
-        (
-            Query<(Entity, &OneWay)>,
-            Query<(&Transform, Option<&ChildOf>)>,
-        ),
-        Query<Mover>,
-    )>,
+    mut movers: Query<Mover>,
     mut stats: ResMut<SweepStats>,
 ) {
     let began = Instant::now();
@@ -155,25 +203,11 @@ pub(crate) fn respond(
             .filter(|(_, e)| e.responder())
             .map(|(i, _)| i),
     );
-    {
-        let (one_way, transforms) = queries.p0();
-        one_way_directions(&mut state.one_way, &one_way, &transforms);
-    }
-    let mut movers = queries.p1();
     if state.movers.is_empty() {
         stats.respond_time = began.elapsed();
         stats.answered_hits = 0;
         return;
     }
-    state.solids.clear();
-    state.bounds.clear();
-    for (i, e) in (0u32..).zip(&motions.entries.list) {
-        if e.blocks() {
-            state.solids.push(i);
-            state.bounds.push(motions.bounds[i as usize]);
-        }
-    }
-    state.index.build(&state.bounds);
     let duration = motions.duration;
     let asks: Vec<(u32, Ask)> = state
         .movers
@@ -219,22 +253,19 @@ pub(crate) fn respond(
         .parts
         .resize_with(count.max(state.parts.len()), Vec::new);
     let Responders {
-        solids,
-        index,
         parts,
-        one_way,
         hits: hits_found,
         ..
     } = &mut *state;
-    let world = World {
+    let world = Obstacles {
         entries: TickEntries {
             swept: &motions.entries,
             resting: &resting.group.entries,
         },
-        solids,
-        index,
+        solids: &solids.list,
+        index: &solids.index,
         resting: &resting.group.index,
-        one_way,
+        one_way: &solids.one_way,
     };
     let asks = &asks;
     run_parts(&settings, &mut parts[..count], |p, out| {
@@ -275,10 +306,7 @@ pub(crate) fn respond(
         if answer.hit {
             velocity.0 = if character.is_some() {
                 // A character loses the part of its velocity into what stopped it.
-                answer
-                    .normals
-                    .iter()
-                    .fold(velocity.0, |v, n| v - v.dot(*n).min(0.0) * *n)
+                answer.normals.iter().fold(velocity.0, |v, &n| clip(v, n))
             } else if response == Some(&Response::Stop) {
                 Vec2::ZERO
             } else {
@@ -337,7 +365,7 @@ fn put_pieces(motions: &mut Motions, answer: &Answer) -> Vec<Option<u32>> {
 }
 
 /// One responder's real path over the tick, if it hits something or must be pushed out.
-fn answer(i: u32, ask: &Ask, world: World) -> Option<Answer> {
+fn answer(i: u32, ask: &Ask, world: Obstacles) -> Option<Answer> {
     let dt = ask.duration;
     let path = &ask.path;
     let straight = if dt > 0.0 {
@@ -355,6 +383,8 @@ fn answer(i: u32, ask: &Ask, world: World) -> Option<Answer> {
     let mut pieces = Vec::new();
     let mut normals = Vec::new();
     let mut contacts = Vec::new();
+    // The last hit answered: its solid and normal.
+    let mut last = None;
     loop {
         // Too many hits: it stays where it is for the rest of the tick.
         if normals.len() >= MOST_HITS {
@@ -373,7 +403,7 @@ fn answer(i: u32, ask: &Ask, world: World) -> Option<Answer> {
             normal,
             solid,
             slot,
-        }) = first_block(ask, &sub, t, world)
+        }) = first_block(ask, &sub, t, last, world)
         else {
             pieces.push(([t, 1.0], start, end));
             break;
@@ -389,20 +419,17 @@ fn answer(i: u32, ask: &Ask, world: World) -> Option<Answer> {
         offset += (velocity - straight) * (when - t) * dt;
         // The solid's velocity at the contact.
         let solid = if dt > 0.0 { solid / dt } else { Vec2::ZERO };
-        let answered = |velocity: Vec2| {
-            let relative = velocity - solid;
-            let into = relative.dot(normal).min(0.0);
-            match ask.answering {
-                Answering::Bounce(restitution) => velocity - (1.0 + restitution) * into * normal,
-                Answering::Slide => velocity - into * normal,
-                // It moves with the solid: no velocity relative to it.
-                Answering::Stop => velocity - relative,
-            }
-        };
-        user = answered(user);
-        velocity = answered(velocity);
+        let answered = |velocity| answer_velocity(velocity, solid, normal, ask.answering);
         normals.push(normal);
+        last = Some((slot, normal));
         (t, start) = (when, at);
+        // An answer too large for `f32` (a restitution near its limit against a fast
+        // solid): it stops there for the rest of the tick.
+        let (Some(u), Some(v)) = (answered(user), answered(velocity)) else {
+            pieces.push(([t, 1.0], start, start));
+            break;
+        };
+        (user, velocity) = (u, v);
         if t >= 1.0 {
             break;
         }
@@ -456,15 +483,24 @@ struct Hit {
 }
 
 /// The first contact of `sub` (the responder's path from `t` on) with a solid that blocks
-/// it: moving into the solid (a contact it starts in while moving away or along is not one),
+/// it: moving into the solid (a contact it starts in while moving away or along is not one,
+/// nor one with `last`, the solid it was just answered at, along whose normal it leaves),
 /// and for a one-way solid, moving against its direction having started the tick wholly on
-/// its side. Ties go to the smaller entity, then edge.
-fn first_block(ask: &Ask, sub: &ShapePath, t: f32, world: World) -> Option<Hit> {
+/// its side.
+fn first_block(
+    ask: &Ask,
+    sub: &ShapePath,
+    t: f32,
+    last: Option<(Slot, Vec2)>,
+    world: Obstacles,
+) -> Option<Hit> {
     let (mover, path) = (&ask.entry, &ask.path);
     let bounds = inflate(sub.swept_bounds());
     // Rounding's share of a motion over the path: a few ulps of its coordinates.
     let noise = bounds.min.abs().max(bounds.max.abs()).max_element() * (1.0 / (1 << 21) as f32);
-    let mut best: Option<(f32, Entity, u32, Hit)> = None;
+    // How far it goes on `sub`: a contact within `noise` of its start is where it starts.
+    let reach = (bounds.max - bounds.min).max_element();
+    let mut best: Option<(HitKey, Hit)> = None;
     let mut consider = |slot: Slot| {
         let solid = world.entries.entry(slot);
         if !solid.blocks() || !mover.interacts_with(solid) {
@@ -488,21 +524,41 @@ fn first_block(ask: &Ask, sub: &ShapePath, t: f32, world: World) -> Option<Hit> 
             None
         };
         for &[s, _] in contact_intervals_of_valid(sub, &along).iter() {
-            if best.as_ref().is_some_and(|b| b.0 < s) {
+            if best.as_ref().is_some_and(|b| b.0.0 < s) {
                 return;
             }
             let w = witness(sub, &along, s, false);
             let relative = w.relative_motion;
-            let normal = direction.unwrap_or(w.normal);
+            // Two sharp corners: the normal that lets the motion on, if one does. Leaving the
+            // solid it was just answered at, the side it is on is the one it was answered on
+            // (a point on a thin segment has no side of its own, and its place at the answer,
+            // rounded, may be a few ulps across the line).
+            let (free, corner) = match (direction, last) {
+                (Some(d), _) => (d, false),
+                (None, Some((hit, n))) if hit == slot && s * reach <= noise => (n, false),
+                (None, _) => freest_normal(&sub.at(s), &along.at(s), relative, w.normal),
+            };
             // Into the solid, beyond rounding (sliding along it is not, nor moving with it:
             // a relative motion of a few ulps of the coordinates is rounding's).
-            let into = relative.dot(normal) < -(1e-5 * relative.length() + noise)
-                && direction.is_none_or(|d| relative.dot(d) < 0.0);
+            let into = relative.dot(free) < -(1e-5 * relative.length() + noise);
             if !into {
                 continue;
             }
-            let key = (s, solid.entity, solid.edge());
-            if best.as_ref().is_none_or(|b| key < (b.0, b.1, b.2)) {
+            // Blocked at two corners, it is answered along the normal that opposes its
+            // motion least: the smallest change that lets it on (a box landing at a seam
+            // lands on the floor, not on the corner's diagonal). Contacts with one normal
+            // come first; then, whatever the entities' numbers, by the normal and by where
+            // the solid is; then by entity and edge.
+            let normal = direction.unwrap_or(free);
+            let key = (
+                s,
+                corner,
+                ordered(normal),
+                path_key(&full),
+                solid.entity,
+                solid.edge(),
+            );
+            if best.as_ref().is_none_or(|b| key < b.0) {
                 let moves = material_motion(&full, w.feature_b, w.along_b);
                 let hit = Hit {
                     s,
@@ -510,7 +566,7 @@ fn first_block(ask: &Ask, sub: &ShapePath, t: f32, world: World) -> Option<Hit> 
                     solid: moves,
                     slot,
                 };
-                best = Some((s, solid.entity, solid.edge(), hit));
+                best = Some((key, hit));
             }
             return;
         }
@@ -523,8 +579,12 @@ fn first_block(ask: &Ask, sub: &ShapePath, t: f32, world: World) -> Option<Hit> 
             consider(Slot::resting(world.resting.entry(k)));
         });
     }
-    best.map(|(.., hit)| hit)
+    best.map(|(_, hit)| hit)
 }
+
+/// How a responder's hits at one moment are ordered: the moment, whether the contact's
+/// normal was a choice, the normal, where the solid is, the solid's entity and edge.
+type HitKey = (f32, bool, (i32, i32), PathKey, Entity, u32);
 
 /// `true` if `mover` lies wholly on the side of `solid` that `d` points to (to rounding).
 pub(crate) fn wholly_beyond(mover: &Shape, solid: &Shape, d: Vec2) -> bool {
@@ -546,14 +606,13 @@ pub(crate) fn wholly_beyond(mover: &Shape, solid: &Shape, d: Vec2) -> bool {
 /// (at most `max_push`, and a few times over, for a shape between several); one-way solids
 /// are left out (a mover may be inside one while it passes through). Returns whether it
 /// moved.
-fn push_out(ask: &Ask, end: &mut Shape, world: World) -> bool {
+fn push_out(ask: &Ask, end: &mut Shape, world: Obstacles) -> bool {
     let mover = &ask.entry;
-    let mut moved = false;
-    let mut budget = ask.max_push;
-    for _ in 0..PUSHES {
-        let still = ShapePath::still(*end);
-        let bounds = inflate(still.swept_bounds());
-        let mut deepest: Option<(f32, Vec2, Entity)> = None;
+    let start = *end;
+    let deepest = |moved: Vec2| {
+        let shape = start.translated(moved);
+        let bounds = inflate(ShapePath::still(shape).swept_bounds());
+        let mut deepest: Option<(Penetration, Entity)> = None;
         let mut consider = |slot: Slot| {
             let solid = world.entries.entry(slot);
             if !solid.blocks() || solid.one_way() || !mover.interacts_with(solid) || solid.passed()
@@ -561,11 +620,11 @@ fn push_out(ask: &Ask, end: &mut Shape, world: World) -> bool {
                 return;
             }
             let there = world.entries.path(slot).end();
-            if let Some(p) = penetration(end, &there)
+            if let Some(p) = penetration(&shape, &there)
                 && p.depth > ask.tolerance
-                && deepest.is_none_or(|(d, _, e)| (p.depth, solid.entity) > (d, e))
+                && deepest.is_none_or(|(d, e)| (p.depth, solid.entity) > (d.depth, e))
             {
-                deepest = Some((p.depth, p.direction, solid.entity));
+                deepest = Some((p, solid.entity));
             }
         };
         world.index.broad.query(&bounds, |k| {
@@ -574,19 +633,9 @@ fn push_out(ask: &Ask, end: &mut Shape, world: World) -> bool {
         world.resting.broad.query(&bounds, |k| {
             consider(Slot::resting(world.resting.entry(k)));
         });
-        let Some((depth, direction, _)) = deepest else {
-            break;
-        };
-        // A little past the depth, so that rounding leaves it outside.
-        let c = center_of(end);
-        let margin = (c.abs().max_element() + depth) * (1.0 / (1 << 22) as f32) + 1e-7;
-        let step = (depth + margin).min(budget);
-        if step.is_nan() || step <= 0.0 {
-            break;
-        }
-        budget -= step;
-        *end = end.translated(direction * step);
-        moved = true;
-    }
-    moved
+        deepest.map(|(p, _)| p)
+    };
+    let moved = crate::plugin::answer::push_out(center_of(&start), ask.max_push, deepest);
+    *end = start.translated(moved);
+    moved != Vec2::ZERO
 }

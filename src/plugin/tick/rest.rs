@@ -30,6 +30,10 @@ pub(crate) struct RestingColliders {
     pub(crate) woken: Vec<Entity>,
     /// The group changed this tick (the queries' snapshot copies it then).
     pub(crate) changed: bool,
+    /// Emptied by a [`SweepState`](crate::SweepState) restore since the last tick: the
+    /// queries' snapshot, restored with the resting colliders of its day, must take the
+    /// group as it now is (a collider despawned since the restore is gone from it).
+    pub(crate) restored: bool,
     /// Scratch for the rebuild.
     kept: Entries,
     kept_bounds: Vec<Aabb2d>,
@@ -70,7 +74,9 @@ pub(crate) fn rest(
                 .filter(|&&e| !woken.contains(&e) && !still_resting.contains(e)),
         );
     }
-    resting.changed = !resting.woken.is_empty() || !motions.resting.list.is_empty();
+    resting.changed = core::mem::take(&mut resting.restored)
+        || !resting.woken.is_empty()
+        || !motions.resting.list.is_empty();
     if resting.changed {
         update_markers(&mut commands, &motions, resting);
         resting.rebuild(&motions);
@@ -98,6 +104,14 @@ fn update_markers(commands: &mut Commands, motions: &Motions, resting: &RestingC
 }
 
 impl RestingColliders {
+    /// None, after a restore: the colliders are swept again until they rest again.
+    pub(crate) fn after_restore() -> Self {
+        Self {
+            restored: true,
+            ..Self::default()
+        }
+    }
+
     /// The group without the woken colliders, with those that came to rest; its index
     /// rebuilt.
     fn rebuild(&mut self, motions: &Motions) {

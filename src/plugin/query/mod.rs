@@ -1,11 +1,19 @@
 //! Spatial queries against the colliders: what a ray, a segment or a shape touches now.
+//!
+//! [`SweepQuery`] is the public face: it turns its arguments into shapes in the world and
+//! asks the [`Scene`] of the colliders where the last tick left them ([`scene`] holds the
+//! searches, [`slide`] move-and-slide).
 
+mod scene;
+mod slide;
+
+pub(crate) use scene::{Scene, Searched};
+
+use super::answer::clip;
 use super::components::{Collider, LayerMask};
-use super::tick::entries::{Entry, Group};
+use super::tick::entries::Entry;
 use super::tick::publish::Snapshot;
-use super::tick::report::edge_feature;
-use super::tick::respond::wholly_beyond;
-use crate::narrow::{Feature, Shape, ShapePath, contact_intervals, penetration, project, witness};
+use crate::narrow::{Feature, Shape, ShapePath, contact_intervals, witness};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::SystemParam;
@@ -75,7 +83,7 @@ impl QueryFilter {
     /// `true` if the query may hit `entry` (a collider where the last tick left it: not a
     /// piece of a responder's path that it went on from), neither it nor its body excluded.
     #[inline]
-    fn accepts(&self, entry: &Entry) -> bool {
+    pub(crate) fn accepts(&self, entry: &Entry) -> bool {
         !entry.passed()
             && entry.layers.memberships & self.layers != 0
             && (self.excluded.is_empty()
@@ -169,6 +177,18 @@ pub struct SweepQuery<'w> {
 }
 
 impl SweepQuery<'_> {
+    /// The colliders where the last tick left them, as the searches read them.
+    fn scene(&self) -> Scene<'_> {
+        let snapshot = &*self.snapshot;
+        Scene {
+            groups: snapshot
+                .groups()
+                .map(|group| Searched::new(&group.entries, &group.index, None)),
+            moment: 1.0,
+            one_way: &snapshot.one_way,
+        }
+    }
+
     /// The first collider the ray from `origin` in `direction` touches within `max_distance`
     /// (world units; `f32::MAX` or `f32::INFINITY` for no limit: every collider is within
     /// [`COORDINATE_RANGE`](crate::COORDINATE_RANGE)).
@@ -186,7 +206,7 @@ impl SweepQuery<'_> {
         filter: &QueryFilter,
     ) -> Option<RayHit> {
         let end = ray_end(origin, direction, max_distance)?;
-        self.first_on_segment(origin, end, filter)
+        self.scene().first_on_segment(origin, end, filter)
     }
 
     /// Every collider the ray touches within `max_distance`, each once with its first hit,
@@ -201,7 +221,7 @@ impl SweepQuery<'_> {
     ) {
         hits.clear();
         if let Some(end) = ray_end(origin, direction, max_distance) {
-            self.all_on_segment(origin, end, filter, hits);
+            self.scene().all_on_segment(origin, end, filter, hits);
         }
     }
 
@@ -211,30 +231,7 @@ impl SweepQuery<'_> {
         if !(within_range(a) && within_range(b)) {
             return None;
         }
-        self.first_on_segment(a, b, filter)
-    }
-
-    /// [`cast_segment`](Self::cast_segment) of checked input.
-    fn first_on_segment(&self, a: Vec2, b: Vec2, filter: &QueryFilter) -> Option<RayHit> {
-        // The best hit so far: when, which collider, and where it is.
-        let mut best: Option<(f32, Entity, &Group, u32)> = None;
-        let ray = ShapePath::Point([a, b]);
-        for group in self.snapshot.groups() {
-            group.index.broad.query_segment(a, b, |i, entered| {
-                if best.is_some_and(|(t, ..)| t < entered) {
-                    return ControlFlow::Break(());
-                }
-                // Ties go to the smaller entity, as in `segment_hits`.
-                let entity = group.entry(i).entity;
-                if let Some(t) = first_touch(&ray, group, i, filter)
-                    && best.is_none_or(|(bt, be, ..)| (t, entity) < (bt, be))
-                {
-                    best = Some((t, entity, group, i));
-                }
-                ControlFlow::Continue(())
-            });
-        }
-        best.map(|(t, _, group, i)| hit(&ray, group, i, t, [a, b]))
+        self.scene().first_on_segment(a, b, filter)
     }
 
     /// Every collider the segment from `a` to `b` touches, each once with its first hit,
@@ -242,56 +239,7 @@ impl SweepQuery<'_> {
     pub fn segment_hits(&self, a: Vec2, b: Vec2, filter: &QueryFilter, hits: &mut Vec<RayHit>) {
         hits.clear();
         if within_range(a) && within_range(b) {
-            self.all_on_segment(a, b, filter, hits);
-        }
-    }
-
-    /// [`segment_hits`](Self::segment_hits) of checked input, into `hits` (cleared).
-    fn all_on_segment(&self, a: Vec2, b: Vec2, filter: &QueryFilter, hits: &mut Vec<RayHit>) {
-        hits.clear();
-        let ray = ShapePath::Point([a, b]);
-        // The broad phase visits the plane in rows, in order along the segment, and finds a
-        // box in a row at most once, and again in a later row only if it found it in every
-        // row visited in between (a box spans consecutive rows, and every row between two
-        // that meet it meets it too). So each group's hits are kept in three parts: the hits
-        // found before the last row, those of the last row not found again yet
-        // (`last_row..this_row`), and those of this row (`this_row..`). A collider hit
-        // already can only be in the middle part, and moves to this row's part when it is
-        // found again. Checking only that part keeps a laser through many colliders linear,
-        // where checking every hit so far was quadratic. (A collider is in one group only.)
-        // The boxes hit, beside `hits` (a polyline has one box per edge).
-        let mut boxes: Vec<u32> = Vec::new();
-        for group in self.snapshot.groups() {
-            let (mut row, mut this_row, mut last_row) = (None, hits.len(), hits.len());
-            group
-                .index
-                .broad
-                .query_segment_in_rows(a, b, |i, _, visited| {
-                    if row != Some(visited) {
-                        (row, last_row, this_row) = (Some(visited), this_row, hits.len());
-                    }
-                    if let Some(j) = boxes[last_row..this_row].iter().position(|&k| k == i) {
-                        this_row -= 1;
-                        hits.swap(last_row + j, this_row);
-                        boxes.swap(last_row + j, this_row);
-                    } else if let Some(t) = first_touch(&ray, group, i, filter) {
-                        hits.push(hit(&ray, group, i, t, [a, b]));
-                        boxes.push(i);
-                    }
-                    ControlFlow::Continue(())
-                });
-            boxes.clear();
-            boxes.resize(hits.len(), u32::MAX);
-        }
-        hits.sort_by(|x, y| {
-            x.distance
-                .total_cmp(&y.distance)
-                .then(x.entity.cmp(&y.entity))
-        });
-        // A polyline hit on several edges: its first hit only.
-        if hits.len() > 1 {
-            let mut seen = EntityHashSet::default();
-            hits.retain(|h| seen.insert(h.entity));
+            self.scene().all_on_segment(a, b, filter, hits);
         }
     }
 
@@ -369,138 +317,17 @@ impl SweepQuery<'_> {
         options: &CastOptions,
         filter: &QueryFilter,
     ) -> Option<ShapeCastHit> {
-        self.cast_skipping(shape, start, end, options, filter, &[])
-    }
-
-    /// [`cast_shape_with`](Self::cast_shape_with), leaving out `skip` too.
-    fn cast_skipping(
-        &self,
-        shape: &Collider,
-        start: Isometry2d,
-        end: Isometry2d,
-        options: &CastOptions,
-        filter: &QueryFilter,
-        skip: &[Entity],
-    ) -> Option<ShapeCastHit> {
-        self.cast_touching(shape, start, end, options, filter, skip)
-            .0
-    }
-
-    /// [`cast_skipping`](Self::cast_skipping), and whether the shape touches (or overlaps)
-    /// something that blocks at the start.
-    fn cast_touching(
-        &self,
-        shape: &Collider,
-        start: Isometry2d,
-        end: Isometry2d,
-        options: &CastOptions,
-        filter: &QueryFilter,
-        skip: &[Entity],
-    ) -> (Option<ShapeCastHit>, bool) {
-        if shape.problem().is_some() {
-            return (None, false);
-        }
-        let (p0, p1) = (plane_of_isometry(start), plane_of_isometry(end));
-        let usable = |plane: &Affine2| plane.is_finite() && within_range(plane.translation);
-        if !(usable(&p0) && usable(&p1)) {
-            return (None, false);
-        }
-        if shape.is_polyline() {
-            let paths: Vec<ShapePath> = shape
-                .edges_in(&p0)
-                .zip(shape.edges_in(&p1))
-                .map(|((_, a0, b0), (_, a1, b1))| ShapePath::Segment {
-                    a: [a0, a1],
-                    b: [b0, b1],
-                })
-                .collect();
-            return self.cast_paths(&paths, options, filter, skip);
-        }
-        match ShapePath::between(shape.shape_in(&p0), shape.shape_in(&p1))
-            .filter(ShapePath::is_valid)
-        {
-            Some(path) => self.cast_paths(core::slice::from_ref(&path), options, filter, skip),
-            None => (None, false),
-        }
-    }
-
-    /// The first hit of any of `paths` (the pieces of one moving shape), leaving out `skip`
-    /// besides what `filter` does (without building a set for a few entities); and whether
-    /// the shape touches (or overlaps) a collider that blocks at the start, hit or not.
-    fn cast_paths(
-        &self,
-        paths: &[ShapePath],
-        options: &CastOptions,
-        filter: &QueryFilter,
-        skip: &[Entity],
-    ) -> (Option<ShapeCastHit>, bool) {
-        let mut best: Option<(f32, Entity, ShapePath, ShapePath)> = None;
-        let mut touched = false;
-        for path in paths {
-            let bounds = path.swept_bounds();
-            for group in self.snapshot.groups() {
-                group.index.broad.query(&bounds, |i| {
-                    let body = group.entry(i);
-                    if !filter.accepts(body) || skip.contains(&body.entity) {
-                        return;
-                    }
-                    let target = ShapePath::still(group.path(i).end());
-                    let one_way = if options.blocking_only {
-                        match self.blocks(body, path, &target) {
-                            Blocks::No => return,
-                            Blocks::Yes => None,
-                            Blocks::OneWay(d) => Some(d),
-                        }
-                    } else {
-                        None
-                    };
-                    for &[t, _] in contact_intervals(path, &target).iter() {
-                        touched |= t == 0.0 && one_way.is_none() && body.blocks();
-                        if best.is_some_and(|(bt, be, ..)| (bt, be) < (t, body.entity)) {
-                            return;
-                        }
-                        let starts_touching = options.ignore_touching_leaving && t == 0.0;
-                        if one_way.is_some() || starts_touching {
-                            let w = witness(path, &target, t, false);
-                            let motion = w.relative_motion;
-                            let leaving = |n: Vec2| motion.dot(n) >= -1e-5 * motion.length();
-                            // Moving against a one-way direction only; moving away from (or
-                            // along) what it starts touching is no hit.
-                            if one_way.is_some_and(leaving) || starts_touching && leaving(w.normal)
-                            {
-                                continue;
-                            }
-                        }
-                        best = Some((t, body.entity, *path, target));
-                        return;
-                    }
-                });
-            }
-        }
-        let hit = best.map(|(time, entity, path, target)| {
-            let w = witness(&path, &target, time, false);
-            ShapeCastHit {
-                entity,
-                time,
-                point: w.point,
-                normal: w.normal,
-            }
-        });
-        (hit, touched)
-    }
-
-    /// Whether `body` blocks a mover on `path` (for moves that only blocking colliders stop).
-    fn blocks(&self, body: &Entry, path: &ShapePath, target: &ShapePath) -> Blocks {
-        if !body.blocks() {
-            return Blocks::No;
-        }
-        if !body.one_way() {
-            return Blocks::Yes;
-        }
-        match self.snapshot.one_way.get(&body.entity) {
-            Some(&d) if wholly_beyond(&path.at(0.0), &target.at(0.0), d) => Blocks::OneWay(d),
-            _ => Blocks::No,
-        }
+        let (from, to) = (
+            Placed::new(shape, &plane_of_isometry(start))?,
+            Placed::new(shape, &plane_of_isometry(end))?,
+        );
+        let paths: Vec<ShapePath> = from
+            .shapes()
+            .iter()
+            .zip(to.shapes())
+            .filter_map(|(&a, &b)| ShapePath::between(a, b))
+            .collect();
+        self.scene().cast_paths(&paths, options, filter, &[]).0
     }
 
     /// The collider `shape` overlaps most deeply at `pose`, and the shortest way out of it;
@@ -529,49 +356,8 @@ impl SweepQuery<'_> {
         pose: Isometry2d,
         filter: &QueryFilter,
     ) -> Option<PenetrationHit> {
-        self.deepest(shape, pose, filter, false, &[])
-    }
-
-    /// The deepest overlap of `shape` at `pose`, of blocking colliders only if `blocking`.
-    fn deepest(
-        &self,
-        shape: &Collider,
-        pose: Isometry2d,
-        filter: &QueryFilter,
-        blocking: bool,
-        skip: &[Entity],
-    ) -> Option<PenetrationHit> {
-        if shape.problem().is_some() || shape.is_polyline() {
-            return None;
-        }
-        let plane = plane_of_isometry(pose);
-        if !plane.is_finite() || !within_range(plane.translation) {
-            return None;
-        }
-        let probe = shape.shape_in(&plane);
-        let bounds = ShapePath::still(probe).swept_bounds();
-        let mut best: Option<PenetrationHit> = None;
-        for group in self.snapshot.groups() {
-            group.index.broad.query(&bounds, |i| {
-                let body = group.entry(i);
-                if !filter.accepts(body)
-                    || skip.contains(&body.entity)
-                    || blocking && (!body.blocks() || body.one_way())
-                {
-                    return;
-                }
-                if let Some(p) = penetration(&probe, &group.path(i).end())
-                    && best.is_none_or(|b| (p.depth, body.entity) > (b.depth, b.entity))
-                {
-                    best = Some(PenetrationHit {
-                        entity: body.entity,
-                        depth: p.depth,
-                        direction: p.direction,
-                    });
-                }
-            });
-        }
-        best
+        let placed = Placed::new(shape, &plane_of_isometry(pose))?;
+        self.scene().deepest(placed.shapes(), filter, false, &[])
     }
 
     /// Moves `shape` from `start` by `motion`, sliding along what it hits, as a character
@@ -623,141 +409,22 @@ impl SweepQuery<'_> {
         config: &MoveAndSlideConfig,
         filter: &QueryFilter,
     ) -> MoveAndSlideOutput {
-        self.slide(shape, start, motion, config, filter, &[])
-    }
-
-    /// [`move_and_slide`](Self::move_and_slide), leaving out `skip` too.
-    pub(crate) fn slide(
-        &self,
-        shape: &Collider,
-        start: Isometry2d,
-        motion: Vec2,
-        config: &MoveAndSlideConfig,
-        filter: &QueryFilter,
-        skip: &[Entity],
-    ) -> MoveAndSlideOutput {
-        let mut out = MoveAndSlideOutput {
-            translation: start.translation,
-            hits: Vec::new(),
-            remaining: motion,
-            pushed: Vec2::ZERO,
-        };
-        if shape.problem().is_some() || !start.translation.is_finite() || !motion.is_finite() {
-            return out;
+        match Placed::new(shape, &plane_of_isometry(start)) {
+            Some(placed) => self.scene().slide(
+                placed.shapes(),
+                start.translation,
+                motion,
+                config,
+                filter,
+                &[],
+            ),
+            None => MoveAndSlideOutput {
+                translation: start.translation,
+                hits: Vec::new(),
+                remaining: motion,
+                pushed: Vec2::ZERO,
+            },
         }
-        let skin = if config.skin.is_finite() && config.skin >= 0.0 {
-            config.skin
-        } else {
-            MoveAndSlideConfig::default().skin
-        };
-        let pose = |p: Vec2| Isometry2d::new(p, start.rotation);
-        let mut at = start.translation;
-        // Out of what it starts inside, the shortest way: `true` if it moved.
-        let mut push_out = |at: &mut Vec2| {
-            let before = *at;
-            for _ in 0..4 {
-                let Some(p) = self.deepest(shape, pose(*at), filter, true, skip) else {
-                    break;
-                };
-                let margin = (at.abs().max_element() + p.depth) * (1.0 / (1 << 22) as f32);
-                *at += p.direction * (p.depth + margin + 1e-7);
-            }
-            out.pushed += *at - before;
-            *at != before
-        };
-        // Looked for only if the first cast finds it touching something at the start (a
-        // shape inside something touches it): most moves start a skin away from everything.
-        let mut depenetrate = config.depenetrate;
-        if depenetrate && motion == Vec2::ZERO {
-            push_out(&mut at);
-        }
-        let options = CastOptions {
-            ignore_touching_leaving: true,
-            blocking_only: true,
-        };
-        let walkable = |n: Vec2| {
-            config
-                .max_slope
-                .is_some_and(|slope| n.dot(*config.up) >= bevy::math::ops::cos(slope) - 1e-6)
-        };
-        let mut remaining = motion;
-        let mut last_normal: Option<Vec2> = None;
-        let mut slides = 0;
-        while slides < config.max_slides.max(1) {
-            let length = remaining.length();
-            if length.is_nan() || length <= 1e-9 * (1.0 + at.abs().max_element()) {
-                remaining = Vec2::ZERO;
-                break;
-            }
-            let to = at + remaining;
-            let (hit, touched) =
-                self.cast_touching(shape, pose(at), pose(to), &options, filter, skip);
-            if depenetrate {
-                depenetrate = false;
-                if touched && push_out(&mut at) {
-                    continue;
-                }
-            }
-            slides += 1;
-            let Some(hit) = hit else {
-                at = to;
-                remaining = Vec2::ZERO;
-                break;
-            };
-            let direction = remaining / length;
-            let approach = -direction.dot(hit.normal);
-            // Stop `skin` short of the surface, measured along its normal.
-            let back = if approach > 1e-3 {
-                skin / approach
-            } else {
-                0.0
-            };
-            let go = (length * hit.time - back).max(0.0);
-            at += direction * go;
-            let left = remaining - direction * go;
-            let ground = walkable(hit.normal);
-            out.hits.push(MoveAndSlideHit {
-                entity: hit.entity,
-                point: hit.point,
-                normal: hit.normal,
-                walkable: ground,
-            });
-            remaining = slide(left, hit.normal, ground, *config.up);
-            // Into the surface hit before: a crease, where it stops.
-            if let Some(n) = last_normal
-                && remaining.dot(n) < 0.0
-                && n.dot(hit.normal) < 0.999
-            {
-                remaining = Vec2::ZERO;
-                break;
-            }
-            last_normal = Some(hit.normal);
-        }
-        MoveAndSlideOutput {
-            translation: at,
-            remaining,
-            ..out
-        }
-    }
-
-    /// `true` if some blocking collider (not a sensor, not a responder) lies within
-    /// `distance` of `shape` at `pose` in `direction`: the first such hit, if any.
-    pub(crate) fn probe(
-        &self,
-        shape: &Collider,
-        pose: Isometry2d,
-        direction: Vec2,
-        distance: f32,
-        filter: &QueryFilter,
-        skip: &[Entity],
-    ) -> Option<(ShapeCastHit, f32)> {
-        let end = Isometry2d::new(pose.translation + direction * distance, pose.rotation);
-        let options = CastOptions {
-            ignore_touching_leaving: false,
-            blocking_only: true,
-        };
-        self.cast_skipping(shape, pose, end, &options, filter, skip)
-            .map(|hit| (hit, hit.time * distance))
     }
 
     /// Where two colliders touch now (as the last tick left them): the contact point and the
@@ -786,6 +453,10 @@ impl SweepQuery<'_> {
     /// ```
     #[must_use]
     pub fn contact(&self, a: Entity, b: Entity) -> Option<ContactNow> {
+        // A collider does not touch itself.
+        if a == b {
+            return None;
+        }
         let (ga, ra) = self.snapshot.entries_of(a)?;
         let (gb, rb) = self.snapshot.entries_of(b)?;
         let mut best: Option<ContactNow> = None;
@@ -817,47 +488,7 @@ impl SweepQuery<'_> {
         if !within_range(point) {
             return None;
         }
-        let entries: usize = self.snapshot.groups().iter().map(|g| g.len()).sum();
-        let any = entries > 0;
-        // Boxes of growing size around the point: a collider outside one of half size `h`
-        // is farther than `h`, so the nearest found within `h` is the nearest of all.
-        let mut half = 1.0_f32.max(point.abs().max_element() * 1e-4);
-        while any && half.is_finite() {
-            let window = bevy::math::bounding::Aabb2d {
-                min: point - Vec2::splat(half),
-                max: point + Vec2::splat(half),
-            };
-            let mut best: Option<PointProjection> = None;
-            let mut visited = 0;
-            for group in self.snapshot.groups() {
-                group.index.broad.query(&window, |i| {
-                    visited += 1;
-                    let body = group.entry(i);
-                    if !filter.accepts(body) {
-                        return;
-                    }
-                    let (on, distance) = project(&group.path(i).end(), point);
-                    if best.is_none_or(|b| (distance, body.entity) < (b.distance, b.entity)) {
-                        best = Some(PointProjection {
-                            entity: body.entity,
-                            point: on,
-                            distance,
-                        });
-                    }
-                });
-            }
-            if let Some(best) = best
-                && best.distance <= half
-            {
-                return Some(best);
-            }
-            // The window holds every collider and none passed the filter.
-            if best.is_none() && visited >= entries {
-                return None;
-            }
-            half *= 4.0;
-        }
-        None
+        self.scene().nearest(point, filter)
     }
 
     /// Every collider that touches or overlaps the collider shape `shape` at the pose `pose`
@@ -891,23 +522,21 @@ impl SweepQuery<'_> {
         hits: &mut Vec<Entity>,
     ) {
         hits.clear();
-        let polyline = shape.is_polyline();
-        self.each_probe(shape, pose, |probe| {
-            let bounds = probe.swept_bounds();
-            for group in self.snapshot.groups() {
-                group.index.broad.query(&bounds, |i| {
-                    let body = group.entry(i);
-                    // (A polyline's edges are boxes of their own, and a polyline query has
-                    // several probes: each collider is listed once.)
-                    if touches_now(probe, group, i, filter)
-                        && !((polyline || body.merged()) && hits.contains(&body.entity))
-                    {
-                        hits.push(body.entity);
-                    }
-                });
-            }
-            ControlFlow::Continue(())
-        });
+        let Some(placed) = Placed::new(shape, &plane_of_isometry(pose)) else {
+            return;
+        };
+        let several = placed.shapes().len() > 1;
+        let scene = self.scene();
+        for &probe in placed.shapes() {
+            scene.touching(&ShapePath::still(probe), filter, |entry| {
+                // (A polyline's edges are boxes of their own, and a polyline query has
+                // several probes: each collider is listed once.)
+                if !((several || entry.merged()) && hits.contains(&entry.entity)) {
+                    hits.push(entry.entity);
+                }
+                ControlFlow::Continue(())
+            });
+        }
     }
 
     /// Every collider that contains or touches `point` now, into `hits` (cleared first).
@@ -924,81 +553,54 @@ impl SweepQuery<'_> {
     /// `pose` now (`false` if the shape is unusable or the pose not finite).
     #[must_use]
     pub fn any_hit(&self, shape: &Collider, pose: Isometry2d, filter: &QueryFilter) -> bool {
+        let Some(placed) = Placed::new(shape, &plane_of_isometry(pose)) else {
+            return false;
+        };
+        let scene = self.scene();
         let mut any = false;
-        self.each_probe(shape, pose, |probe| {
-            for group in self.snapshot.groups() {
-                group.index.broad.query(&probe.swept_bounds(), |i| {
-                    any = any || touches_now(probe, group, i, filter);
-                });
-            }
-            if any {
+        for &probe in placed.shapes() {
+            scene.touching(&ShapePath::still(probe), filter, |_| {
+                any = true;
                 ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
+            });
+            if any {
+                break;
             }
-        });
+        }
         any
     }
+}
 
-    /// Calls `f` with `shape` at `pose` as still paths (one, or a polyline's edges), while it
-    /// continues; not at all if the shape is unusable or the pose not finite.
-    fn each_probe(
-        &self,
-        shape: &Collider,
-        pose: Isometry2d,
-        mut f: impl FnMut(&ShapePath) -> ControlFlow<()>,
-    ) {
-        let plane = plane_of_isometry(pose);
+/// A collider's shape placed in the world: one shape, or a polyline's edges.
+pub(crate) enum Placed {
+    One([Shape; 1]),
+    Edges(Vec<Shape>),
+}
+
+impl Placed {
+    /// `shape` in the plane `plane`; `None` if the shape is unusable (see
+    /// [`Collider::problem`]), or the plane is not finite or its origin lies beyond
+    /// [`COORDINATE_RANGE`](crate::COORDINATE_RANGE).
+    pub(crate) fn new(shape: &Collider, plane: &Affine2) -> Option<Self> {
         if shape.problem().is_some() || !plane.is_finite() || !within_range(plane.translation) {
-            return;
+            return None;
         }
         if shape.is_polyline() {
-            for (_, a, b) in shape.edges_in(&plane) {
-                if f(&ShapePath::still(Shape::Segment(a, b))).is_break() {
-                    return;
-                }
-            }
-        } else {
-            let probe = ShapePath::still(shape.shape_in(&plane));
-            if probe.is_valid() {
-                let _ = f(&probe);
-            }
+            let edges: Vec<Shape> = shape
+                .edges_in(plane)
+                .map(|(_, a, b)| Shape::Segment(a, b))
+                .collect();
+            return (!edges.is_empty()).then_some(Placed::Edges(edges));
         }
+        let one = shape.shape_in(plane);
+        one.is_valid().then_some(Placed::One([one]))
     }
-}
 
-/// `true` if the probe touches box `i` of `group` where the last tick left it.
-fn touches_now(probe: &ShapePath, group: &Group, i: u32, filter: &QueryFilter) -> bool {
-    let entry = group.entry(i);
-    filter.accepts(entry)
-        && !contact_intervals(probe, &ShapePath::still(group.path(i).end())).is_empty()
-}
-
-/// When (as a fraction of the way) the moving point `ray` first touches box `i` of `group`.
-fn first_touch(ray: &ShapePath, group: &Group, i: u32, filter: &QueryFilter) -> Option<f32> {
-    let entry = group.entry(i);
-    if !filter.accepts(entry) {
-        return None;
-    }
-    let target = ShapePath::still(group.path(i).end());
-    contact_intervals(ray, &target).first().map(|i| i[0])
-}
-
-/// The hit of the moving point `ray` on box `i` of `group` at `t`.
-fn hit(ray: &ShapePath, group: &Group, i: u32, t: f32, [a, b]: [Vec2; 2]) -> RayHit {
-    let entry = group.entry(i);
-    let target = ShapePath::still(group.path(i).end());
-    let w = witness(ray, &target, t, false);
-    RayHit {
-        entity: entry.entity,
-        distance: (b - a).length() * t,
-        point: w.point,
-        normal: w.normal,
-        along: w.along_b,
-        feature: match entry.edge_index() {
-            Some(edge) => Some(edge_feature(edge, w.along_b)),
-            None => w.feature_b,
-        },
+    pub(crate) fn shapes(&self) -> &[Shape] {
+        match self {
+            Placed::One(one) => one,
+            Placed::Edges(edges) => edges,
+        }
     }
 }
 
@@ -1022,7 +624,7 @@ fn ray_end(origin: Vec2, direction: Dir2, max_distance: f32) -> Option<Vec2> {
 
 /// `true` if `p` is finite and within [`COORDINATE_RANGE`](crate::COORDINATE_RANGE) on each
 /// axis: a query beyond it finds nothing.
-fn within_range(p: Vec2) -> bool {
+pub(crate) fn within_range(p: Vec2) -> bool {
     p.abs().cmple(Vec2::splat(crate::COORDINATE_RANGE)).all()
 }
 
@@ -1041,38 +643,6 @@ pub struct CastOptions {
     /// [`OneWay`](crate::prelude::OneWay) collider unless the shape starts wholly on its side
     /// and moves against its direction. Default: `false`.
     pub blocking_only: bool,
-}
-
-/// Whether a collider blocks a mover.
-enum Blocks {
-    No,
-    Yes,
-    /// Only motion against this direction.
-    OneWay(Vec2),
-}
-
-/// How a motion that hits a surface goes on along it: the part into the surface removed;
-/// on walkable ground, the horizontal progress kept along the slope (so that a motion
-/// straight down, gravity, does not slide down it).
-pub(crate) fn slide(left: Vec2, normal: Vec2, walkable: bool, up: Vec2) -> Vec2 {
-    let into = left.dot(normal);
-    if into >= 0.0 {
-        return left;
-    }
-    if walkable {
-        let across = up.perp();
-        // The ground's direction, going the way `across` does.
-        let mut tangent = normal.perp();
-        if tangent.dot(across) < 0.0 {
-            tangent = -tangent;
-        }
-        let progress = left.dot(across);
-        let rate = tangent.dot(across);
-        if rate > 1e-6 {
-            return tangent * (progress / rate);
-        }
-    }
-    left - into * normal
 }
 
 /// Where two colliders touch now ([`SweepQuery::contact`]).
@@ -1159,9 +729,7 @@ impl MoveAndSlideOutput {
     /// keeps after the move.
     #[must_use]
     pub fn clip_velocity(&self, velocity: Vec2) -> Vec2 {
-        self.hits
-            .iter()
-            .fold(velocity, |v, h| v - v.dot(h.normal).min(0.0) * h.normal)
+        self.hits.iter().fold(velocity, |v, h| clip(v, h.normal))
     }
 }
 

@@ -1,0 +1,456 @@
+//! What a query searches ([`Scene`]), and the searches every query is made of: what a ray
+//! meets, what a moving shape hits first, how deep a shape is in something, what touches a
+//! shape.
+//!
+//! A scene is the colliders at one moment of a tick: where the last tick left them (the
+//! queries' [`Snapshot`](crate::plugin::tick::publish::Snapshot), which [`SweepQuery`]
+//! reads), or where they start this tick (which the characters walk through, inside the
+//! tick, so that a wall spawned in their way this tick stops them).
+//!
+//! [`SweepQuery`]: super::SweepQuery
+
+use super::{CastOptions, PenetrationHit, QueryFilter, RayHit, ShapeCastHit};
+use crate::narrow::{
+    Shape, ShapePath, contact_intervals, freest_normal, penetration, project, witness,
+};
+use crate::plugin::tick::entries::{BoxIndex, Entries, Entry};
+use crate::plugin::tick::report::edge_feature;
+use crate::plugin::tick::respond::wholly_beyond;
+use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy::ecs::prelude::*;
+use bevy::math::Vec2;
+use bevy::math::bounding::Aabb2d;
+use core::ops::ControlFlow;
+
+/// One group of entries a query searches, with the broad phase's index over them (or over
+/// some of them).
+#[derive(Clone, Copy)]
+pub(crate) struct Searched<'a> {
+    entries: &'a Entries,
+    index: &'a BoxIndex,
+    /// The entry each of the index's boxes is, where the index covers some of the entries
+    /// (box `k` is entry `subset[index.entry(k)]`); `None` where box `k` is entry
+    /// `index.entry(k)`.
+    subset: Option<&'a [u32]>,
+}
+
+impl<'a> Searched<'a> {
+    pub(crate) fn new(
+        entries: &'a Entries,
+        index: &'a BoxIndex,
+        subset: Option<&'a [u32]>,
+    ) -> Self {
+        Self {
+            entries,
+            index,
+            subset,
+        }
+    }
+
+    /// The entry of the index's box `k`.
+    #[inline]
+    fn slot(&self, k: u32) -> usize {
+        let i = self.index.entry(k);
+        match self.subset {
+            Some(subset) => subset[i as usize] as usize,
+            None => i as usize,
+        }
+    }
+
+    #[inline]
+    fn entry(&self, k: u32) -> &'a Entry {
+        &self.entries.list[self.slot(k)]
+    }
+}
+
+/// The colliders at one moment, as the queries search them: groups of entries with their
+/// indices, which moment of their paths is seen, and the one-way colliders' directions.
+#[derive(Clone, Copy)]
+pub(crate) struct Scene<'a> {
+    pub(crate) groups: [Searched<'a>; 2],
+    /// The moment of each path seen: `1` where the tick left it, `0` where it started.
+    pub(crate) moment: f32,
+    /// Each [`OneWay`](crate::prelude::OneWay) collider's direction in the world.
+    pub(crate) one_way: &'a EntityHashMap<Vec2>,
+}
+
+/// Whether a collider blocks a mover.
+enum Blocks {
+    No,
+    Yes,
+    /// Only motion against this direction.
+    OneWay(Vec2),
+}
+
+impl<'a> Scene<'a> {
+    /// Box `k` of `group`'s shape at the scene's moment.
+    #[inline]
+    fn shape(&self, group: &Searched, k: u32) -> Shape {
+        let path = group.entries.path(group.slot(k));
+        if self.moment == 1.0 {
+            path.end()
+        } else {
+            path.at(self.moment)
+        }
+    }
+
+    /// Box `k` of `group` standing still at the scene's moment.
+    #[inline]
+    fn target(&self, group: &Searched, k: u32) -> ShapePath {
+        ShapePath::still(self.shape(group, k))
+    }
+
+    /// How many boxes the scene holds.
+    fn len(&self) -> usize {
+        self.groups.iter().map(|g| g.index.len()).sum()
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Rays and segments.
+
+    /// The first collider the segment from `a` to `b` touches, going from `a`.
+    pub(crate) fn first_on_segment(
+        &self,
+        a: Vec2,
+        b: Vec2,
+        filter: &QueryFilter,
+    ) -> Option<RayHit> {
+        // The best hit so far: when, which collider, and where it is.
+        let mut best: Option<(f32, Entity, usize, u32)> = None;
+        let ray = ShapePath::Point([a, b]);
+        for (g, group) in self.groups.iter().enumerate() {
+            group.index.broad.query_segment(a, b, |i, entered| {
+                if best.is_some_and(|(t, ..)| t < entered) {
+                    return ControlFlow::Break(());
+                }
+                // Ties go to the smaller entity, as in `all_on_segment`.
+                let entity = group.entry(i).entity;
+                if let Some(t) = self.first_touch(&ray, group, i, filter)
+                    && best.is_none_or(|(bt, be, ..)| (t, entity) < (bt, be))
+                {
+                    best = Some((t, entity, g, i));
+                }
+                ControlFlow::Continue(())
+            });
+        }
+        best.map(|(t, _, g, i)| self.hit(&ray, &self.groups[g], i, t, [a, b]))
+    }
+
+    /// Every collider the segment from `a` to `b` touches, each once with its first hit,
+    /// nearest to `a` first, into `hits` (cleared).
+    pub(crate) fn all_on_segment(
+        &self,
+        a: Vec2,
+        b: Vec2,
+        filter: &QueryFilter,
+        hits: &mut Vec<RayHit>,
+    ) {
+        hits.clear();
+        let ray = ShapePath::Point([a, b]);
+        // The broad phase visits the plane in rows, in order along the segment, and finds a
+        // box in a row at most once, and again in a later row only if it found it in every
+        // row visited in between (a box spans consecutive rows, and every row between two
+        // that meet it meets it too). So each group's hits are kept in three parts: the hits
+        // found before the last row, those of the last row not found again yet
+        // (`last_row..this_row`), and those of this row (`this_row..`). A collider hit
+        // already can only be in the middle part, and moves to this row's part when it is
+        // found again. Checking only that part keeps a laser through many colliders linear,
+        // where checking every hit so far was quadratic. (A collider is in one group only.)
+        // The boxes hit, beside `hits` (a polyline has one box per edge).
+        let mut boxes: Vec<u32> = Vec::new();
+        for group in &self.groups {
+            let (mut row, mut this_row, mut last_row) = (None, hits.len(), hits.len());
+            group
+                .index
+                .broad
+                .query_segment_in_rows(a, b, |i, _, visited| {
+                    if row != Some(visited) {
+                        (row, last_row, this_row) = (Some(visited), this_row, hits.len());
+                    }
+                    if let Some(j) = boxes[last_row..this_row].iter().position(|&k| k == i) {
+                        this_row -= 1;
+                        hits.swap(last_row + j, this_row);
+                        boxes.swap(last_row + j, this_row);
+                    } else if let Some(t) = self.first_touch(&ray, group, i, filter) {
+                        hits.push(self.hit(&ray, group, i, t, [a, b]));
+                        boxes.push(i);
+                    }
+                    ControlFlow::Continue(())
+                });
+            boxes.clear();
+            boxes.resize(hits.len(), u32::MAX);
+        }
+        hits.sort_by(|x, y| {
+            x.distance
+                .total_cmp(&y.distance)
+                .then(x.entity.cmp(&y.entity))
+        });
+        // A polyline hit on several edges: its first hit only.
+        if hits.len() > 1 {
+            let mut seen = EntityHashSet::default();
+            hits.retain(|h| seen.insert(h.entity));
+        }
+    }
+
+    /// When (as a fraction of the way) the moving point `ray` first touches box `k` of
+    /// `group`.
+    fn first_touch(
+        &self,
+        ray: &ShapePath,
+        group: &Searched,
+        k: u32,
+        filter: &QueryFilter,
+    ) -> Option<f32> {
+        if !filter.accepts(group.entry(k)) {
+            return None;
+        }
+        contact_intervals(ray, &self.target(group, k))
+            .first()
+            .map(|i| i[0])
+    }
+
+    /// The hit of the moving point `ray` on box `k` of `group` at `t`.
+    fn hit(&self, ray: &ShapePath, group: &Searched, k: u32, t: f32, [a, b]: [Vec2; 2]) -> RayHit {
+        let entry = group.entry(k);
+        let w = witness(ray, &self.target(group, k), t, false);
+        RayHit {
+            entity: entry.entity,
+            distance: (b - a).length() * t,
+            point: w.point,
+            normal: w.normal,
+            along: w.along_b,
+            feature: match entry.edge_index() {
+                Some(edge) => Some(edge_feature(edge, w.along_b)),
+                None => w.feature_b,
+            },
+        }
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Moving shapes.
+
+    /// The first hit of any of `paths` (the pieces of one moving shape), leaving out `skip`
+    /// besides what `filter` does (without building a set for a few entities); and whether
+    /// the shape touches (or overlaps) a collider that blocks at the start, hit or not.
+    pub(crate) fn cast_paths(
+        &self,
+        paths: &[ShapePath],
+        options: &CastOptions,
+        filter: &QueryFilter,
+        skip: &[Entity],
+    ) -> (Option<ShapeCastHit>, bool) {
+        let mut best: Option<(f32, Entity, ShapePath, ShapePath, Option<Vec2>)> = None;
+        let mut touched = false;
+        for path in paths {
+            let bounds = path.swept_bounds();
+            for group in &self.groups {
+                group.index.broad.query(&bounds, |i| {
+                    let body = group.entry(i);
+                    if !filter.accepts(body) || skip.contains(&body.entity) {
+                        return;
+                    }
+                    let target = self.target(group, i);
+                    let one_way = if options.blocking_only {
+                        match self.blocks(body, path, &target) {
+                            Blocks::No => return,
+                            Blocks::Yes => None,
+                            Blocks::OneWay(d) => Some(d),
+                        }
+                    } else {
+                        None
+                    };
+                    for &[t, _] in contact_intervals(path, &target).iter() {
+                        touched |= t == 0.0 && one_way.is_none() && body.blocks();
+                        if best.is_some_and(|(bt, be, ..)| (bt, be) < (t, body.entity)) {
+                            return;
+                        }
+                        let Some(normal) = blocking_normal(path, &target, t, options, one_way)
+                        else {
+                            continue;
+                        };
+                        best = Some((t, body.entity, *path, target, normal));
+                        return;
+                    }
+                });
+            }
+        }
+        let hit = best.map(|(time, entity, path, target, normal)| {
+            let w = witness(&path, &target, time, false);
+            ShapeCastHit {
+                entity,
+                time,
+                point: w.point,
+                normal: normal.unwrap_or(w.normal),
+            }
+        });
+        (hit, touched)
+    }
+
+    /// Whether `body` blocks a mover on `path` (for moves that only blocking colliders stop).
+    fn blocks(&self, body: &Entry, path: &ShapePath, target: &ShapePath) -> Blocks {
+        if !body.blocks() {
+            return Blocks::No;
+        }
+        if !body.one_way() {
+            return Blocks::Yes;
+        }
+        match self.one_way.get(&body.entity) {
+            Some(&d) if wholly_beyond(&path.at(0.0), &target.at(0.0), d) => Blocks::OneWay(d),
+            _ => Blocks::No,
+        }
+    }
+
+    /// The deepest overlap of any of `shapes` (the pieces of one shape), with blocking
+    /// colliders only if `blocking`; `None` if they overlap none (touching is not
+    /// overlapping).
+    pub(crate) fn deepest(
+        &self,
+        shapes: &[Shape],
+        filter: &QueryFilter,
+        blocking: bool,
+        skip: &[Entity],
+    ) -> Option<PenetrationHit> {
+        let mut best: Option<PenetrationHit> = None;
+        for probe in shapes {
+            let bounds = ShapePath::still(*probe).swept_bounds();
+            for group in &self.groups {
+                group.index.broad.query(&bounds, |i| {
+                    let body = group.entry(i);
+                    if !filter.accepts(body)
+                        || skip.contains(&body.entity)
+                        || blocking && (!body.blocks() || body.one_way())
+                    {
+                        return;
+                    }
+                    if let Some(p) = penetration(probe, &self.shape(group, i))
+                        && best.is_none_or(|b| (p.depth, body.entity) > (b.depth, b.entity))
+                    {
+                        best = Some(PenetrationHit {
+                            entity: body.entity,
+                            depth: p.depth,
+                            direction: p.direction,
+                        });
+                    }
+                });
+            }
+        }
+        best
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Shapes standing still.
+
+    /// Each collider that touches or overlaps `probe` (a shape standing still), once per box
+    /// of it found near.
+    pub(crate) fn touching(
+        &self,
+        probe: &ShapePath,
+        filter: &QueryFilter,
+        mut found: impl FnMut(&Entry) -> ControlFlow<()>,
+    ) {
+        let bounds = probe.swept_bounds();
+        for group in &self.groups {
+            let mut flow = ControlFlow::Continue(());
+            group.index.broad.query(&bounds, |i| {
+                let entry = group.entry(i);
+                if flow.is_continue()
+                    && filter.accepts(entry)
+                    && !contact_intervals(probe, &self.target(group, i)).is_empty()
+                {
+                    flow = found(entry);
+                }
+            });
+            if flow.is_break() {
+                return;
+            }
+        }
+    }
+
+    /// The collider nearest `point`, its point nearest it and the distance, searched in boxes
+    /// of growing size around the point.
+    pub(crate) fn nearest(
+        &self,
+        point: Vec2,
+        filter: &QueryFilter,
+    ) -> Option<super::PointProjection> {
+        let entries = self.len();
+        let any = entries > 0;
+        // Boxes of growing size around the point: a collider outside one of half size `h`
+        // is farther than `h`, so the nearest found within `h` is the nearest of all.
+        let mut half = 1.0_f32.max(point.abs().max_element() * 1e-4);
+        while any && half.is_finite() {
+            let window = Aabb2d {
+                min: point - Vec2::splat(half),
+                max: point + Vec2::splat(half),
+            };
+            let mut best: Option<super::PointProjection> = None;
+            let mut visited = 0;
+            for group in &self.groups {
+                group.index.broad.query(&window, |i| {
+                    visited += 1;
+                    let body = group.entry(i);
+                    if !filter.accepts(body) {
+                        return;
+                    }
+                    let (on, distance) = project(&self.shape(group, i), point);
+                    if best.is_none_or(|b| (distance, body.entity) < (b.distance, b.entity)) {
+                        best = Some(super::PointProjection {
+                            entity: body.entity,
+                            point: on,
+                            distance,
+                        });
+                    }
+                });
+            }
+            if let Some(best) = best
+                && best.distance <= half
+            {
+                return Some(best);
+            }
+            // The window holds every collider and none passed the filter.
+            if best.is_none() && visited >= entries {
+                return None;
+            }
+            half *= 4.0;
+        }
+        None
+    }
+}
+
+/// Whether the shape on `path`, touching `target` at `t`, hits it, and with which normal if
+/// not the contact's own (`Some(None)`): it passes a one-way collider it does not move
+/// against, and what it starts touching while it moves away from it or along it (with
+/// [`CastOptions::ignore_touching_leaving`]). For moves that only blocking colliders stop, a
+/// graze along a surface is no hit either; and where a corner of the shape touches a corner of the collider, the contact's normal may be
+/// any direction between their faces: it passes if some direction lets it on (the next tile,
+/// level with the floor it slides on), and hits with the one that opposes it least if none
+/// does.
+fn blocking_normal(
+    path: &ShapePath,
+    target: &ShapePath,
+    t: f32,
+    options: &CastOptions,
+    one_way: Option<Vec2>,
+) -> Option<Option<Vec2>> {
+    let starts_touching = options.ignore_touching_leaving && t == 0.0;
+    if !(one_way.is_some() || starts_touching || options.blocking_only) {
+        return Some(None);
+    }
+    let w = witness(path, target, t, false);
+    let motion = w.relative_motion;
+    let leaving = |n: Vec2| motion.dot(n) >= -1e-5 * motion.length();
+    // Moving against a one-way direction only.
+    if one_way.is_some_and(leaving) {
+        return None;
+    }
+    let (normal, corner) = if options.blocking_only && one_way.is_none() {
+        freest_normal(&path.at(t), &target.at(t), motion, w.normal)
+    } else {
+        (w.normal, false)
+    };
+    // A graze (moving along the surface) stops nothing that only blocking colliders stop.
+    if (starts_touching || options.blocking_only) && leaving(normal) {
+        return None;
+    }
+    Some(corner.then_some(normal))
+}

@@ -1,0 +1,210 @@
+//! Move-and-slide in a [`Scene`]: what [`SweepQuery::move_and_slide`] does for a game's
+//! own movement and what every [`KinematicCharacter`] does each tick.
+//!
+//! [`SweepQuery::move_and_slide`]: super::SweepQuery::move_and_slide
+//! [`KinematicCharacter`]: crate::prelude::KinematicCharacter
+
+use super::scene::Scene;
+use super::{
+    CastOptions, MoveAndSlideConfig, MoveAndSlideHit, MoveAndSlideOutput, QueryFilter,
+    ShapeCastHit, within_range,
+};
+use crate::narrow::{Shape, ShapePath};
+use crate::plugin::answer::{along_surface, push_out, walkable};
+use bevy::ecs::prelude::*;
+use bevy::math::Vec2;
+
+impl Scene<'_> {
+    /// Moves `shapes` (the pieces of one shape, its reference point at `origin`) by
+    /// `motion`, sliding along what they hit, as
+    /// [`SweepQuery::move_and_slide`](super::SweepQuery::move_and_slide) describes, leaving
+    /// out `skip` besides what `filter` does. A motion that would take the reference point
+    /// beyond [`COORDINATE_RANGE`](crate::COORDINATE_RANGE) stops at its edge (what it hits
+    /// on the way still stops it); the rest is left in `remaining`.
+    pub(crate) fn slide(
+        &self,
+        shapes: &[Shape],
+        origin: Vec2,
+        motion: Vec2,
+        config: &MoveAndSlideConfig,
+        filter: &QueryFilter,
+        skip: &[Entity],
+    ) -> MoveAndSlideOutput {
+        let mut out = MoveAndSlideOutput {
+            translation: origin,
+            hits: Vec::new(),
+            remaining: motion,
+            pushed: Vec2::ZERO,
+        };
+        if shapes.is_empty() || !within_range(origin) || !motion.is_finite() {
+            return out;
+        }
+        let skin = if config.skin.is_finite() && config.skin >= 0.0 {
+            config.skin
+        } else {
+            MoveAndSlideConfig::default().skin
+        };
+        let (motion, beyond) = within_reach(origin, motion);
+        // Where it is, from `origin`.
+        let mut at = Vec2::ZERO;
+        // Out of what it starts inside, the shortest way: `true` if it moved.
+        let mut depenetrate_from = |at: &mut Vec2| {
+            let pushed = push_out(origin + *at, f32::INFINITY, |moved| {
+                placed(shapes, *at + moved, |shapes| {
+                    self.deepest(shapes, filter, true, skip)
+                })
+                .map(|p| crate::narrow::Penetration {
+                    depth: p.depth,
+                    direction: p.direction,
+                })
+            });
+            *at += pushed;
+            out.pushed += pushed;
+            pushed != Vec2::ZERO
+        };
+        // Looked for only if the first cast finds it touching something at the start (a
+        // shape inside something touches it): most moves start a skin away from everything.
+        let mut depenetrate = config.depenetrate;
+        if depenetrate && motion == Vec2::ZERO {
+            depenetrate_from(&mut at);
+        }
+        let options = CastOptions {
+            ignore_touching_leaving: true,
+            blocking_only: true,
+        };
+        let ground = |n: Vec2| {
+            config
+                .max_slope
+                .is_some_and(|slope| walkable(n, *config.up, slope))
+        };
+        let mut remaining = motion;
+        let mut last_normal: Option<Vec2> = None;
+        let mut slides = 0;
+        while slides < config.max_slides.max(1) {
+            let length = remaining.length();
+            if length.is_nan() || length <= 1e-9 * (1.0 + (origin + at).abs().max_element()) {
+                remaining = Vec2::ZERO;
+                break;
+            }
+            let to = at + remaining;
+            let (hit, touched) = moving(shapes, at, to, |paths| {
+                self.cast_paths(paths, &options, filter, skip)
+            });
+            if depenetrate {
+                depenetrate = false;
+                if touched && depenetrate_from(&mut at) {
+                    continue;
+                }
+            }
+            slides += 1;
+            let Some(hit) = hit else {
+                at = to;
+                remaining = Vec2::ZERO;
+                break;
+            };
+            let direction = remaining / length;
+            let approach = -direction.dot(hit.normal);
+            // Stop `skin` short of the surface, measured along its normal.
+            let back = if approach > 1e-3 {
+                skin / approach
+            } else {
+                0.0
+            };
+            let go = (length * hit.time - back).max(0.0);
+            at += direction * go;
+            let left = remaining - direction * go;
+            let walkable = ground(hit.normal);
+            out.hits.push(MoveAndSlideHit {
+                entity: hit.entity,
+                point: hit.point,
+                normal: hit.normal,
+                walkable,
+            });
+            remaining = along_surface(left, hit.normal, walkable, *config.up);
+            // Into the surface hit before: a crease, where it stops.
+            if let Some(n) = last_normal
+                && remaining.dot(n) < 0.0
+                && n.dot(hit.normal) < 0.999
+            {
+                remaining = Vec2::ZERO;
+                break;
+            }
+            last_normal = Some(hit.normal);
+        }
+        MoveAndSlideOutput {
+            translation: origin + at,
+            remaining: remaining + beyond,
+            ..out
+        }
+    }
+
+    /// The first blocking collider (not a sensor, not a responder) that `shapes` (the pieces
+    /// of one shape, its reference point at `origin`) hit within `distance` in `direction`,
+    /// and how far; the cast stops at the edge of
+    /// [`COORDINATE_RANGE`](crate::COORDINATE_RANGE).
+    pub(crate) fn probe(
+        &self,
+        shapes: &[Shape],
+        origin: Vec2,
+        direction: Vec2,
+        distance: f32,
+        filter: &QueryFilter,
+        skip: &[Entity],
+    ) -> Option<(ShapeCastHit, f32)> {
+        if !within_range(origin) {
+            return None;
+        }
+        let (reach, _) = within_reach(origin, direction * distance);
+        let options = CastOptions {
+            ignore_touching_leaving: false,
+            blocking_only: true,
+        };
+        let length = reach.length();
+        moving(shapes, Vec2::ZERO, reach, |paths| {
+            self.cast_paths(paths, &options, filter, skip).0
+        })
+        .map(|hit| (hit, hit.time * length))
+    }
+}
+
+/// `f` of `shapes` moved by `by` (without a heap allocation for one shape).
+fn placed<R>(shapes: &[Shape], by: Vec2, f: impl FnOnce(&[Shape]) -> R) -> R {
+    if let [shape] = shapes {
+        return f(&[shape.translated(by)]);
+    }
+    let moved: Vec<Shape> = shapes.iter().map(|s| s.translated(by)).collect();
+    f(&moved)
+}
+
+/// `f` of the paths of `shapes` moving from `from` to `to` (offsets of their place; without
+/// a heap allocation for one shape).
+fn moving<R>(shapes: &[Shape], from: Vec2, to: Vec2, f: impl FnOnce(&[ShapePath]) -> R) -> R {
+    let path = |s: &Shape| ShapePath::between(s.translated(from), s.translated(to));
+    if let [shape] = shapes {
+        return f(path(shape).as_slice());
+    }
+    let paths: Vec<ShapePath> = shapes.iter().filter_map(path).collect();
+    f(&paths)
+}
+
+/// The part of `motion` from `from` (within the range) that stays within
+/// [`COORDINATE_RANGE`](crate::COORDINATE_RANGE), and the part beyond.
+fn within_reach(from: Vec2, motion: Vec2) -> (Vec2, Vec2) {
+    if within_range(from + motion) {
+        return (motion, Vec2::ZERO);
+    }
+    let range = crate::COORDINATE_RANGE;
+    let mut share = 1.0_f32;
+    for (p, m) in [(from.x, motion.x), (from.y, motion.y)] {
+        let to = p + m;
+        if to.abs() > range {
+            share = share.min(((range.copysign(m) - p) / m).clamp(0.0, 1.0));
+        }
+    }
+    // A little short of the edge, so that rounding leaves the end inside.
+    let mut kept = motion * share;
+    while !within_range(from + kept) && kept != Vec2::ZERO {
+        kept *= 1.0 - 1.0 / (1 << 20) as f32;
+    }
+    (kept, motion - kept)
+}
