@@ -76,4 +76,4 @@ pub use penetration::{Penetration, penetration};
 pub(crate) use witness::project;
 pub use witness::{Feature, Witness, witness};
 #[cfg(feature = "plugin")]
-pub(crate) use witness::{PathKey, as_convex, freest_normal, material_motion, ordered, path_key};
+pub(crate) use witness::{PathKey, as_convex, contact_normal, material_motion, ordered, path_key};

@@ -4,7 +4,7 @@ mod cone;
 mod convex;
 
 #[cfg(feature = "plugin")]
-pub(crate) use cone::freest_normal;
+pub(crate) use cone::contact_normal;
 
 pub(crate) use convex::as_convex;
 #[cfg(feature = "plugin")]
@@ -111,6 +111,7 @@ pub(crate) fn path_key(path: &ShapePath) -> PathKey {
 
 /// A point's place in a total order (by `x`, then `y`, as `f32::total_cmp` orders them).
 #[must_use]
+#[cfg(feature = "plugin")]
 pub(crate) fn ordered(p: Vec2) -> (i32, i32) {
     p.cmp_key()
 }
@@ -695,6 +696,34 @@ fn normal(
             }
         }
         _ => {}
+    }
+    // A box's corner against the inside of a segment: the segment's normal, on the box's side
+    // (the box's own faces have no say at its corner).
+    let corner_on_segment = |boxed: &Shape, on_box: Vec2, segment: &Shape, along: Option<f32>| {
+        let Shape::Aabb {
+            center,
+            half_extents,
+        } = *boxed
+        else {
+            return None;
+        };
+        let over = (on_box - center).abs() - half_extents;
+        let tolerance = half_extents.max_element() * 1e-5;
+        if !(over.x >= -tolerance && over.y >= -tolerance && is_interior(along, segment, scale)) {
+            return None;
+        }
+        let n = perp(segment)?;
+        match n.dot(center - on_box) {
+            side if side > 0.0 => Some(n),
+            side if side < 0.0 => Some(-n),
+            _ => None,
+        }
+    };
+    if let Some(n) = corner_on_segment(b, closest.on_b, a, closest.along_a) {
+        return Some(-n);
+    }
+    if let Some(n) = corner_on_segment(a, closest.on_a, b, closest.along_b) {
+        return Some(n);
     }
     if let Some(n) = outward(b, closest.on_b, a.center()) {
         return Some(n);

@@ -3,9 +3,9 @@
 //! Reads: the characters, their [`Velocity`] and [`CharacterState`], the velocity of what
 //! each stands on, and the solids where they start this tick ([`Motions`] through
 //! [`Solids`], and [`RestingColliders`]).
-//! Writes: the characters' entries in [`Motions`] (their path to where they walk), their
-//! `Transform`, [`Velocity`], [`CharacterState`] and [`SweptPath`], and
-//! [`SweepStats::character_time`].
+//! Writes: the characters' entries in [`Motions`] (their path to where they walk), the
+//! pieces of the walks that hit something ([`Walks`]), their `Transform`, [`Velocity`],
+//! [`CharacterState`] and [`SweptPath`], and [`SweepStats::character_time`].
 //!
 //! A character walks against the colliders as they are at the start of this tick: a wall
 //! spawned, teleported, moved by game code or switched back on since the last tick stops it
@@ -50,12 +50,15 @@ pub(crate) fn move_characters(
     resting: Res<RestingColliders>,
     mut characters: Query<Character, Without<ColliderDisabled>>,
     platforms: Query<&Velocity, Without<KinematicCharacter>>,
-    mut walked: Local<Vec<(usize, Vec2)>>,
+    mut walked: Local<Vec<(usize, Vec2, Vec<(f32, Vec2)>)>>,
+    mut walks: ResMut<Walks>,
     mut stats: ResMut<SweepStats>,
 ) {
     let began = Instant::now();
     let dt = time.delta_secs();
     walked.clear();
+    walks.0.clear();
+    let mut waypoints = Vec::new();
     let scene = solids.scene(&motions, &resting);
     for (i, entry) in motions.entries.list.iter().enumerate() {
         if !entry.responder() {
@@ -90,23 +93,46 @@ pub(crate) fn move_characters(
             .filter(|_| state.grounded)
             .and_then(|ground| Some((ground, platforms.get(ground).ok()?.0)));
         let before = plane.translation;
-        let (at, v) = walker.walk(&mut state, before, velocity.0, ground_velocity, dt);
+        let (at, v) = walker.walk(
+            &mut state,
+            before,
+            velocity.0,
+            ground_velocity,
+            dt,
+            &mut waypoints,
+        );
         state.moved = at - before;
         if at != before {
             transform.translation = at.extend(transform.translation.z);
-            walked.push((i, at - before));
+            let offsets = waypoints.iter().map(|&(when, p)| (when, p - before));
+            walked.push((i, at - before, offsets.collect()));
         }
         if v != velocity.0 {
             velocity.0 = v;
         }
     }
-    // Each character's path now goes to where it walked.
-    for &(i, moved) in walked.iter() {
+    // Each character's path now goes to where it walked, and the pieces of its walk (from
+    // where it starts this tick to each place it hit something, and on) are handed to the
+    // respond phase.
+    for (i, moved, offsets) in walked.iter() {
+        let (i, moved) = (*i, *moved);
         let entry = motions.entries.list[i];
         let path = motions.entries.path(i);
         let Some(walk) = ShapePath::between(path.at(0.0), path.at(1.0).translated(moved)) else {
             continue;
         };
+        if offsets.len() > 1 {
+            let mut pieces = Vec::with_capacity(offsets.len());
+            let (mut when, mut from) = (0.0, path.at(0.0));
+            for &(until, offset) in offsets {
+                let to = path.at(1.0).translated(offset);
+                if until > when {
+                    pieces.push(([when, until], from, to));
+                }
+                (when, from) = (until, to);
+            }
+            walks.0.push((i as u32, pieces));
+        }
         motions.entries.replace(i, entry, &walk);
         motions.bounds[i] = inflate(walk.swept_bounds());
         if let Ok((.., mut swept)) = characters.get_mut(entry.entity) {
@@ -120,6 +146,15 @@ pub(crate) fn move_characters(
     }
     stats.character_time = began.elapsed();
 }
+
+/// The walks of the characters that hit something on their way in this tick, by entry (in
+/// order): each piece's window of the tick and its shapes at the window's ends. The respond
+/// phase makes them the characters' paths unless something moving meets them.
+#[derive(Resource, Default)]
+pub(crate) struct Walks(pub(crate) Vec<(u32, Vec<Piece>)>);
+
+/// One piece of a path: its window of the tick, and the shapes at the window's ends.
+pub(crate) type Piece = ([f32; 2], Shape, Shape);
 
 /// One character's walk.
 struct Walker<'a> {
@@ -137,7 +172,8 @@ struct Walker<'a> {
 impl Walker<'_> {
     /// Walks from `before` along `velocity` for `dt` (and with what it stands on, which
     /// moves at `ground_velocity`), updating `state`; returns where it ends and its velocity
-    /// after the walk.
+    /// after the walk, and into `waypoints` where it is at each hit of its move and at the
+    /// end, with when (fractions of the tick).
     fn walk(
         &self,
         state: &mut CharacterState,
@@ -145,6 +181,7 @@ impl Walker<'_> {
         velocity: Vec2,
         ground_velocity: Option<(Entity, Vec2)>,
         dt: f32,
+        waypoints: &mut Vec<(f32, Vec2)>,
     ) -> (Vec2, Vec2) {
         let settings = self.settings;
         let up = *settings.up;
@@ -158,7 +195,16 @@ impl Walker<'_> {
         {
             motion = along_surface(motion, normal, true, up);
         }
-        let out = self.slide(before, motion, &[self.me]);
+        waypoints.clear();
+        let out = self.scene.slide_timed(
+            &[self.shape_at(before)],
+            before,
+            motion,
+            &self.config(),
+            &self.filter,
+            &[self.me],
+            Some(waypoints),
+        );
         let mut at = out.translation;
         let mut hits = out.hits.clone();
         // Step up a ledge: from higher up, the same move, then down onto it.
@@ -170,6 +216,8 @@ impl Walker<'_> {
         {
             at = stepped.translation;
             hits = stepped.hits;
+            // Up and over in one go.
+            waypoints.clear();
         }
         // Grounded: within skin (and a little rounding) of walkable ground. Walking (grounded
         // and not rising) it keeps to the ground down a slope or off a small step: the
@@ -208,6 +256,11 @@ impl Walker<'_> {
             if carry != Vec2::ZERO && carry.is_finite() {
                 at = self.slide(at, carry, &[self.me, platform]).translation;
             }
+        }
+        // The snap to the ground, the step and the ride end the walk where it ends.
+        match waypoints.last_mut() {
+            Some(last) => *last = (1.0, at),
+            None => waypoints.push((1.0, at)),
         }
         // It loses the velocity into what stopped it; on walkable ground, all of its
         // velocity down (not only the part into the slope, which would leave it sliding

@@ -223,6 +223,7 @@ impl Plugin for SweepPlugin {
         .init_resource::<gather::Motions>()
         .init_resource::<rest::RestingColliders>()
         .init_resource::<respond::Solids>()
+        .init_resource::<character::Walks>()
         .init_resource::<respond::Responders>()
         .init_resource::<broad::CandidatePairs>()
         .init_resource::<narrow::ContactSpans>()

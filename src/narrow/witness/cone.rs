@@ -1,21 +1,30 @@
-//! Which way a contact between two sharp corners may face, and the way that lets a motion
-//! pass: the rule that keeps a shape sliding over the seam between two tiles.
+//! Which way a contact at a corner faces, when the corner is flush with its neighbours: the
+//! rule that keeps a shape sliding over the seam between two tiles, and out of the crack
+//! between two.
 //!
-//! Where a face or a rounded shape is touched, a contact has one normal. Where a corner of
-//! one sharp shape touches a corner of another (a box's corner on the corner of the next
-//! tile, level with the floor it slides on), every direction between the faces meeting at
-//! the two corners separates them: the contact's normals form a cone. A motion is blocked
-//! only if it goes into the other shape along *every* one of them; if some separating line
-//! through the contact has the motion along it or away from it, the shapes pass each other
-//! (the box goes on over the next tile). This is the exact answer to the seam: the corner of
-//! the next tile, level with the surface, is no wall.
+//! Where a face or a rounded shape is touched, a contact has one normal. At a sharp corner
+//! the normals form a cone: every direction between the faces that meet there. The solids a
+//! mover meets are often pieces of one surface (tiles, boxes side by side, a polyline's
+//! edges), and what it meets is their union: at a corner shared with neighbours, the normals
+//! of the union are the directions in *every* piece's cone at that point. Two tiles side by
+//! side leave the floor's normal alone at their shared corners; two stacked tiles leave the
+//! wall's. A mover's own sharp corner has a cone too (turned round: the directions from the
+//! solid towards it).
+//!
+//! The contact then blocks only if the motion goes into the solid along every direction
+//! left; it is answered along the one that opposes it least (a box sliding level over the
+//! next tile's corner is not stopped; a point sliding along the crack between two stacked
+//! tiles is stopped by the wall they make). A rounded mover's one normal (from its centre)
+//! is taken to the nearest direction left (a ball meeting the corner where two tiles of a
+//! wall meet is answered along the wall's normal).
 
 use super::convex::{edges, outward};
 use crate::narrow::path::{ConvexShape, Shape};
 use crate::narrow::witness::as_convex;
 use bevy_math::Vec2;
 
-/// The normals a shape's boundary has at a corner, as outward unit directions.
+/// The normals a shape's boundary has at a point, as outward unit directions: a convex cone
+/// of at most half a turn.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Cone {
     /// Every direction (a point).
@@ -23,7 +32,7 @@ enum Cone {
     /// The half-plane of directions `n` with `n·h >= 0` (a segment's end, `h` along it).
     Half(Vec2),
     /// The directions from `p` counter-clockwise to `q`, less than half a turn (a
-    /// polygon's corner).
+    /// polygon's corner; one direction for a face: `p == q`).
     Wedge(Vec2, Vec2),
 }
 
@@ -35,7 +44,11 @@ impl Cone {
         match self {
             Cone::All => true,
             Cone::Half(h) => r.dot(h) >= -SLACK,
-            Cone::Wedge(p, q) => p.perp_dot(r) >= -SLACK && r.perp_dot(q) >= -SLACK,
+            // Between the two, on the side they open to (less than half a turn: its
+            // directions all point along `p + q`, and one direction is not its opposite).
+            Cone::Wedge(p, q) => {
+                p.perp_dot(r) >= -SLACK && r.perp_dot(q) >= -SLACK && r.dot(p + q) > 0.0
+            }
         }
     }
 
@@ -44,29 +57,6 @@ impl Cone {
             Cone::All => Cone::All,
             Cone::Half(h) => Cone::Half(-h),
             Cone::Wedge(p, q) => Cone::Wedge(-p, -q),
-        }
-    }
-
-    /// A segment end's half-plane narrowed to the side `towards` points to (else `or`):
-    /// the quarter between the face on that side and the direction along the segment.
-    fn on_side(self, towards: Vec2, or: Vec2) -> Self {
-        let Cone::Half(h) = self else {
-            return self;
-        };
-        let face = h.perp();
-        let side = match face.dot(towards) {
-            0.0 => face.dot(or),
-            side => side,
-        };
-        let face = match side {
-            s if s > 0.0 => face,
-            s if s < 0.0 => -face,
-            _ => return self,
-        };
-        if face.perp_dot(h) > 0.0 {
-            Cone::Wedge(face, h)
-        } else {
-            Cone::Wedge(h, face)
         }
     }
 
@@ -80,129 +70,195 @@ impl Cone {
     }
 }
 
-/// The normal of a contact between `a` and `b` (touching) that opposes `motion` (of `a`'s
-/// contact point relative to `b`'s) least, and whether there was a choice: `(normal, false)`
-/// unless a sharp corner of each touches (within rounding), where the normal may be any
-/// direction between the faces meeting there.
+/// The direction in every one of `cones` that points most along `towards` (a direction in
+/// them all on one of their boundaries, or `towards` itself), and whether they share more
+/// than one; `None` if they share none.
+fn most_along(cones: &[Cone], towards: Vec2) -> Option<(Vec2, bool)> {
+    let in_all = |n: Vec2| cones.iter().all(|c| c.contains(n));
+    let mut best: Option<Vec2> = None;
+    let mut several = false;
+    let mut consider = |n: Vec2| {
+        several |= best.is_some_and(|b| b.dot(n) < 1.0 - SLACK);
+        if best.is_none_or(|b| n.dot(towards) > b.dot(towards)) {
+            best = Some(n);
+        }
+    };
+    for ray in cones.iter().flat_map(|c| c.rays()).flatten() {
+        if in_all(ray) {
+            consider(ray);
+        }
+    }
+    if let Some(t) = towards.try_normalize()
+        && in_all(t)
+    {
+        consider(t);
+    }
+    best.map(|b| (b, several))
+}
+
+/// Which side of a segment the other shape is on: the first of these directions that is not
+/// along the segment.
+type Sides = [Vec2; 3];
+
+/// The outward normals of `shape` (a sharp one: no radius) at its boundary point `p`, if
+/// `p` is on its boundary: within `near` of a corner, its corner's cone; on a face, the
+/// face's normal. A segment has a face on each side: on its inside, the face on the side of
+/// `sides`; at an end, with `narrow_ends`, the quarter between that face and the end's
+/// direction, else the half-plane of both. `None` where `p` is not on the boundary.
+fn cone_at(
+    shape: &ConvexShape,
+    p: Vec2,
+    near: f32,
+    sides: Sides,
+    narrow_ends: bool,
+) -> Option<Cone> {
+    let v = shape.vertices();
+    let n = v.len();
+    if let Some(corner) = (0..n).find(|&i| v[i].distance(p) <= near) {
+        return match n {
+            1 => Some(Cone::All),
+            2 => {
+                let h = (v[corner] - v[1 - corner]).try_normalize()?;
+                Some(match one_side(h.perp(), sides).filter(|_| narrow_ends) {
+                    Some(face) if face.perp_dot(h) > 0.0 => Cone::Wedge(face, h),
+                    Some(face) => Cone::Wedge(h, face),
+                    None => Cone::Half(h),
+                })
+            }
+            _ => {
+                let (before, after) = ((corner + n - 1) % n, (corner + 1) % n);
+                let incoming = outward(shape, v[before], v[corner])?;
+                let outgoing = outward(shape, v[corner], v[after])?;
+                // Counter-clockwise from the edge coming in to the edge going out, for a
+                // counter-clockwise polygon; the other way round for a clockwise one.
+                Some(if counter_clockwise(shape) {
+                    Cone::Wedge(incoming, outgoing)
+                } else {
+                    Cone::Wedge(outgoing, incoming)
+                })
+            }
+        };
+    }
+    for (_, s, e) in edges(shape) {
+        let d = e - s;
+        let along = (p - s).dot(d) / d.length_squared();
+        if !(0.0..=1.0).contains(&along) || (s + d * along).distance(p) > near {
+            continue;
+        }
+        let face = match n {
+            2 => one_side(d.perp().try_normalize()?, sides)?,
+            _ => outward(shape, s, e)?,
+        };
+        return Some(Cone::Wedge(face, face));
+    }
+    None
+}
+
+/// `face` or `-face`, whichever points to the side of the first of `sides` not along it.
+fn one_side(face: Vec2, sides: Sides) -> Option<Vec2> {
+    sides.iter().find_map(|side| match face.dot(*side) {
+        s if s > 0.0 => Some(face),
+        s if s < 0.0 => Some(-face),
+        _ => None,
+    })
+}
+
+fn counter_clockwise(shape: &ConvexShape) -> bool {
+    edges(shape).map(|(_, s, e)| s.perp_dot(e)).sum::<f32>() > 0.0
+}
+
+fn middle(shape: &ConvexShape) -> Vec2 {
+    shape.vertices().iter().sum::<Vec2>() / shape.vertices().len() as f32
+}
+
+/// The normal of a contact between a mover `a` and a solid `b` that touch at `point` (as
+/// [`witness`](super::witness) places it, its normal `normal` from `b` towards `a`), given
+/// `motion` (of `a`'s contact point relative to `b`'s), and whether it was a choice among
+/// several directions.
 ///
-/// `normal` is the contact's normal as [`witness`](super::witness) gives it (from `b`
-/// towards `a`); it is returned where the contact has one normal.
+/// Where `point` is at a sharp corner of `b`, the corner may be flush with other solids: it
+/// is the union of `b` and `neighbours(point, near)` (the other solids there, as shapes; not
+/// `b`) that is met. The normal is taken among the directions every one of them allows at
+/// the point, and `a`'s own corner or face allows: the one that opposes the motion least for
+/// a sharp mover, the nearest to `normal` for a rounded one. Elsewhere (a face, a rounded
+/// solid), the contact's own `normal`.
 #[must_use]
 #[cfg_attr(
     not(feature = "plugin"),
     allow(dead_code, reason = "used by the plugin")
 )]
-pub(crate) fn freest_normal(a: &Shape, b: &Shape, motion: Vec2, normal: Vec2) -> (Vec2, bool) {
+pub(crate) fn contact_normal(
+    a: &Shape,
+    b: &Shape,
+    point: Vec2,
+    normal: Vec2,
+    motion: Vec2,
+    neighbours: impl FnOnce(Vec2, f32) -> Vec<Shape>,
+) -> (Vec2, bool) {
     let (ca, cb) = (as_convex(a), as_convex(b));
-    if ca.radius() > 0.0 || cb.radius() > 0.0 {
+    if cb.radius() > 0.0 {
         return (normal, false);
     }
-    // Rounding places the corners of two shapes that touch corner to corner a few ulps of
-    // their coordinates apart: a touch that close to a corner is at the corner.
+    // Rounding places shapes that touch at a corner a few ulps of their coordinates apart.
     let size = ca
         .vertices()
         .iter()
         .chain(cb.vertices())
         .fold(1.0_f32, |m, v| m.max(v.abs().max_element()));
     let near = size * (1.0 / (1 << 18) as f32);
-    // A face touched anywhere (two faces lying along each other, a corner on a face): the
-    // contact has one normal.
-    if touches_a_face(&ca, &cb, near) || touches_a_face(&cb, &ca, near) {
-        return (normal, false);
-    }
-    // The two corners that touch.
-    let Some((i, j)) = nearest_corners(&ca, &cb) else {
-        return (normal, false);
+    // The side of a thin solid the mover is on: the contact's own normal's (from the solid
+    // towards it), else the one it comes from, else its middle's.
+    let mover_side = [normal, -motion, middle(&ca) - point];
+    let own = match cone_at(&cb, point, near, mover_side, true) {
+        // On a face of the solid: its normal.
+        Some(Cone::Wedge(p, q)) if p == q => return (normal, false),
+        Some(cone) => cone,
+        None => return (normal, false),
     };
-    let (Some(cone_a), Some(cone_b)) = (corner_cone(&ca, i), corner_cone(&cb, j)) else {
-        return (normal, false);
-    };
-    // A segment has a face on each side: at its end, the normals are those of the side the
-    // other shape is on, which is the side it comes from (or, moving along the segment's
-    // line, the side its middle is on).
-    let middle =
-        |shape: &ConvexShape| shape.vertices().iter().sum::<Vec2>() / shape.vertices().len() as f32;
-    let cone_b = cone_b.on_side(-motion, middle(&ca) - middle(&cb));
-    let cone_a = cone_a.on_side(motion, middle(&cb) - middle(&ca));
-    // From `b` towards `a`: outward of `b`, inward of `a`.
-    let from_a = cone_a.negated();
-    // Two points: every direction; the contact's own.
-    if cone_b == Cone::All && from_a == Cone::All {
+    // Two points: no face anywhere, every direction; the contact's own.
+    if own == Cone::All && ca.vertices().len() == 1 && ca.radius() == 0.0 {
         return (normal, false);
     }
-    let mut best: Option<Vec2> = None;
-    let mut consider = |n: Vec2| {
-        if best.is_none_or(|b| n.dot(motion) > b.dot(motion)) {
-            best = Some(n);
-        }
-    };
-    for (cone, other) in [(cone_b, from_a), (from_a, cone_b)] {
-        for ray in cone.rays().into_iter().flatten() {
-            if other.contains(ray) {
-                consider(ray);
-            }
+    let mut cones = vec![own];
+    for other in neighbours(point, near) {
+        let other = as_convex(&other);
+        if other.radius() == 0.0
+            && let Some(cone) = cone_at(&other, point, near, mover_side, true)
+        {
+            cones.push(cone);
         }
     }
-    if let Some(m) = motion.try_normalize()
-        && cone_b.contains(m)
-        && from_a.contains(m)
-    {
-        consider(m);
+    if ca.radius() > 0.0 {
+        // A rounded mover: its one normal, taken to the nearest the solids allow.
+        return (most_along(&cones, normal).map_or(normal, |(n, _)| n), false);
     }
-    match best {
-        Some(n) => (n, true),
-        // Cones apart: not two corners that touch after all.
-        None => (normal, false),
+    let solids = cones.len();
+    // The mover's own normals there, turned round (from the solid towards it): on a face, the
+    // face's (the solid's corner on it: that is the contact's normal; a segment's face on the
+    // side the solid lies, else the side it comes from); at a corner, its cone.
+    let away = middle(&cb) - point;
+    let solid_side = [
+        if away.length() > near {
+            away
+        } else {
+            Vec2::ZERO
+        },
+        motion,
+        -normal,
+    ];
+    match cone_at(&ca, point, near, solid_side, false) {
+        Some(Cone::Wedge(f, g)) if f == g => return (-f, false),
+        Some(mine) => cones.push(mine.negated()),
+        None => return (normal, false),
     }
-}
-
-/// `true` if a corner of `p` lies on the inside of an edge of `q` (within `near` of it, and
-/// farther than `near` from its ends).
-fn touches_a_face(p: &ConvexShape, q: &ConvexShape, near: f32) -> bool {
-    p.vertices().iter().any(|&v| {
-        edges(q).any(|(_, s, e)| {
-            let d = e - s;
-            let along = (v - s).dot(d) / d.length_squared();
-            let foot = s + d * along.clamp(0.0, 1.0);
-            foot.distance(v) <= near && foot.distance(s) > near && foot.distance(e) > near
-        })
-    })
-}
-
-/// The corner of `a` and the corner of `b` nearest each other.
-fn nearest_corners(a: &ConvexShape, b: &ConvexShape) -> Option<(usize, usize)> {
-    let mut best: Option<(f32, usize, usize)> = None;
-    for (i, p) in a.vertices().iter().enumerate() {
-        for (j, q) in b.vertices().iter().enumerate() {
-            let d = p.distance_squared(*q);
-            if best.is_none_or(|(bd, ..)| d < bd) {
-                best = Some((d, i, j));
-            }
-        }
-    }
-    best.map(|(_, i, j)| (i, j))
-}
-
-/// The cone of outward normals of `shape` at its corner `corner`.
-fn corner_cone(shape: &ConvexShape, corner: usize) -> Option<Cone> {
-    let v = shape.vertices();
-    let n = v.len();
-    match n {
-        1 => Some(Cone::All),
-        2 => (v[corner] - v[1 - corner]).try_normalize().map(Cone::Half),
-        _ => {
-            let (before, after) = ((corner + n - 1) % n, (corner + 1) % n);
-            let incoming = outward(shape, v[before], v[corner])?;
-            let outgoing = outward(shape, v[corner], v[after])?;
-            // Counter-clockwise from the edge coming in to the edge going out, for a
-            // counter-clockwise polygon; the other way round for a clockwise one.
-            let counter_clockwise = edges(shape).map(|(_, s, e)| s.perp_dot(e)).sum::<f32>() > 0.0;
-            Some(if counter_clockwise {
-                Cone::Wedge(incoming, outgoing)
-            } else {
-                Cone::Wedge(outgoing, incoming)
-            })
-        }
+    match most_along(&cones, motion) {
+        Some(found) => found,
+        // The mover's normals and the solids' share no direction (a corner of the mover in
+        // the crack between two solids): the solids' alone.
+        None => (
+            most_along(&cones[..solids], motion).map_or(normal, |(n, _)| n),
+            false,
+        ),
     }
 }
 
@@ -217,21 +273,90 @@ mod tests {
         }
     }
 
-    /// A box sliding right along a floor reaches the corner of the next tile, level with the
-    /// floor: some normal lets it pass (up), and that is the one given.
+    fn none(_: Vec2, _: f32) -> Vec<Shape> {
+        Vec::new()
+    }
+
+    /// A box sliding right along a floor of tiles reaches the corner of the next tile,
+    /// level with the floor, where the tile before meets it: the floor's normal is left,
+    /// and the motion is along it.
     #[test]
     fn the_next_tile_level_with_the_floor_lets_a_box_pass() {
         let mover = Shape::Aabb {
             center: Vec2::new(10.0, 14.0),
             half_extents: Vec2::splat(6.0),
         };
-        let next = tile(24.0, 0.0);
-        let (n, choice) = freest_normal(&mover, &next, Vec2::new(5.0, 0.0), Vec2::NEG_X);
+        let (before, next) = (tile(0.0, 0.0), tile(24.0, 0.0));
+        let corner = Vec2::new(16.0, 8.0);
+        let (n, choice) = contact_normal(
+            &mover,
+            &next,
+            corner,
+            Vec2::NEG_X,
+            Vec2::new(5.0, 0.0),
+            |_, _| vec![before],
+        );
         assert!(choice);
         assert_eq!(n, Vec2::Y);
-        // Pressed down as well, it goes into the tile along every normal: blocked.
-        let (n, _) = freest_normal(&mover, &next, Vec2::new(5.0, -1.0), Vec2::NEG_X);
-        assert!(n.dot(Vec2::new(5.0, -1.0)) < 0.0, "{n}");
+        // Pressed down as well, it goes into the tile along every normal: blocked, along
+        // the floor's.
+        let (n, _) = contact_normal(
+            &mover,
+            &next,
+            corner,
+            Vec2::NEG_X,
+            Vec2::new(5.0, -1.0),
+            |_, _| vec![before],
+        );
+        assert_eq!(n, Vec2::Y);
+    }
+
+    /// A point sliding along the crack between two stacked tiles meets the wall they make:
+    /// blocked, along the wall's normal.
+    #[test]
+    fn the_crack_between_two_stacked_tiles_is_a_wall() {
+        let (upper, lower) = (tile(20.0, 8.0), tile(20.0, -8.0));
+        let point = Shape::Point(Vec2::new(12.0, 0.0));
+        let (n, _) = contact_normal(
+            &point,
+            &upper,
+            Vec2::new(12.0, 0.0),
+            Vec2::NEG_X,
+            Vec2::new(10.0, 0.0),
+            |_, _| vec![lower],
+        );
+        assert_eq!(n, Vec2::NEG_X);
+        // Alone, the upper tile's corner lets the point graze past below it.
+        let (n, _) = contact_normal(
+            &point,
+            &upper,
+            Vec2::new(12.0, 0.0),
+            Vec2::NEG_X,
+            Vec2::new(10.0, 0.0),
+            none,
+        );
+        assert!(n.dot(Vec2::X) >= 0.0, "{n}");
+    }
+
+    /// A ball meeting the corner where two tiles of a wall meet, a hair off the seam, is
+    /// answered along the wall's normal, not the corner's.
+    #[test]
+    fn a_ball_at_the_seam_of_a_wall_meets_the_wall() {
+        let (upper, lower) = (tile(8.0, 72.0), tile(8.0, 56.0));
+        let ball = Shape::Circle {
+            center: Vec2::new(22.0, 63.999),
+            radius: 6.0,
+        };
+        let radial = (Vec2::new(22.0, 63.999) - Vec2::new(16.0, 64.0)).normalize();
+        let (n, _) = contact_normal(
+            &ball,
+            &upper,
+            Vec2::new(16.0, 64.0),
+            radial,
+            Vec2::new(-10.0, 0.0),
+            |_, _| vec![lower],
+        );
+        assert_eq!(n, Vec2::X);
     }
 
     /// A step up is a face: one normal, the wall's.
@@ -242,86 +367,73 @@ mod tests {
             half_extents: Vec2::splat(6.0),
         };
         let step = tile(24.0, 1.0);
-        let (n, choice) = freest_normal(&mover, &step, Vec2::new(5.0, 0.0), Vec2::NEG_X);
+        let (n, choice) = contact_normal(
+            &mover,
+            &step,
+            Vec2::new(16.0, 9.0),
+            Vec2::NEG_X,
+            Vec2::new(5.0, 0.0),
+            none,
+        );
         assert_eq!((n, choice), (Vec2::NEG_X, false));
     }
 
-    /// A segment lying on the floor, a point, and a polygon's flat bottom pass the seam too;
-    /// a circle's contact has one normal.
+    /// A point on the shared end of two floor segments, moving on and down, crosses them:
+    /// blocked along the face on the side it comes from; level, it passes.
     #[test]
-    fn other_sharp_shapes_pass_and_round_ones_have_one_normal() {
-        let next = tile(24.0, 0.0);
-        let motion = Vec2::new(5.0, 0.0);
-        let segment = Shape::Segment(Vec2::new(4.0, 8.0), Vec2::new(16.0, 8.0));
-        assert_eq!(
-            freest_normal(&segment, &next, motion, Vec2::NEG_X).0,
-            Vec2::Y
+    fn a_point_at_the_joint_of_a_thin_floor_is_on_one_side_of_it() {
+        let (left, right) = (
+            Shape::Segment(Vec2::new(-16.0, 0.0), Vec2::ZERO),
+            Shape::Segment(Vec2::ZERO, Vec2::new(16.0, 0.0)),
         );
-        let point = Shape::Point(Vec2::new(16.0, 8.0));
-        assert_eq!(freest_normal(&point, &next, motion, Vec2::NEG_X).0, Vec2::Y);
-        let polygon = ConvexShape::new(
-            &[
-                Vec2::new(16.0, 8.0),
-                Vec2::new(16.0, 20.0),
-                Vec2::new(4.0, 20.0),
-                Vec2::new(3.0, 14.0),
-                Vec2::new(4.0, 8.0),
-            ],
-            0.0,
-        )
-        .unwrap();
-        let (n, choice) = freest_normal(&Shape::Convex(polygon), &next, motion, Vec2::NEG_X);
-        assert!(choice && n == Vec2::Y, "{n}");
-        let ball = Shape::Circle {
-            center: Vec2::new(12.0, 12.0),
-            radius: 4.0,
-        };
-        assert_eq!(
-            freest_normal(&ball, &next, motion, Vec2::new(-0.6, 0.8)),
-            (Vec2::new(-0.6, 0.8), false)
-        );
-    }
-
-    /// A segment lying along a floor segment, one end at the floor's end, touches its face:
-    /// one normal, not a choice between its ends.
-    #[test]
-    fn a_segment_lying_along_another_touches_its_face() {
-        let floor = Shape::Segment(Vec2::new(144.0, 0.0), Vec2::new(160.0, 0.0));
-        let mover = Shape::Segment(Vec2::new(144.0, 0.0), Vec2::new(156.0, 0.0));
-        assert_eq!(
-            freest_normal(&mover, &floor, Vec2::new(4.0, -0.2), Vec2::Y),
-            (Vec2::Y, false)
-        );
-    }
-
-    /// A point on the shared end of two floor segments, moving on and down, crosses the
-    /// segment ahead: blocked, along its face on the side the point comes from; moving on
-    /// level, it passes.
-    #[test]
-    fn a_point_at_the_end_of_a_thin_floor_is_on_one_side_of_it() {
-        let floor = Shape::Segment(Vec2::new(0.0, 0.0), Vec2::new(16.0, 0.0));
         let point = Shape::Point(Vec2::ZERO);
-        let (n, choice) = freest_normal(&point, &floor, Vec2::new(4.0, -0.2), Vec2::Y);
-        assert!(choice && n == Vec2::Y, "{n}");
-        assert!(n.dot(Vec2::new(4.0, -0.2)) < 0.0);
-        let (n, _) = freest_normal(&point, &floor, Vec2::new(4.0, 0.0), Vec2::Y);
-        assert!(n.dot(Vec2::new(4.0, 0.0)) >= 0.0, "{n}");
-        // From below, the face below.
-        let (n, _) = freest_normal(&point, &floor, Vec2::new(4.0, 0.2), Vec2::NEG_Y);
-        assert_eq!(n, Vec2::NEG_Y);
+        // The contact's own normal faces the side the point comes from.
+        let at = |motion: Vec2, normal: Vec2| {
+            contact_normal(&point, &right, Vec2::ZERO, normal, motion, |_, _| {
+                vec![left]
+            })
+            .0
+        };
+        assert_eq!(at(Vec2::new(4.0, -0.2), Vec2::Y), Vec2::Y);
+        assert!(at(Vec2::new(4.0, 0.0), Vec2::Y).dot(Vec2::X) >= 0.0);
+        assert_eq!(at(Vec2::new(4.0, 0.2), Vec2::NEG_Y), Vec2::NEG_Y);
     }
 
-    /// Rounding that leaves the mover's corner a hair off the tile's corner is no wall.
+    /// A tilted segment sliding on its end over the seam of two tiles passes it.
+    #[test]
+    fn a_segment_sliding_on_its_end_passes_the_seam() {
+        let segment = Shape::Segment(Vec2::new(22.0, 5.0), Vec2::new(32.0, 0.0));
+        let (before, next) = (tile(24.0, -8.0), tile(40.0, -8.0));
+        let (n, _) = contact_normal(
+            &segment,
+            &next,
+            Vec2::new(32.0, 0.0),
+            Vec2::NEG_X,
+            Vec2::new(10.0, 0.0),
+            |_, _| vec![before],
+        );
+        assert!(n.dot(Vec2::new(10.0, 0.0)) >= 0.0, "{n}");
+    }
+
+    /// Rounding that leaves the mover's corner a hair off the tiles' corner changes
+    /// nothing.
     #[test]
     fn a_corner_a_rounding_error_off_is_still_the_corner() {
-        let next = tile(1016.0, 0.0);
+        let (before, next) = (tile(1000.0, 0.0), tile(1016.0, 0.0));
         for dx in [-1e-4_f32, 0.0, 1e-4] {
             for dy in [-1e-4_f32, 0.0, 1e-4] {
                 let mover = Shape::Aabb {
                     center: Vec2::new(1002.0 + dx, 14.0 + dy),
                     half_extents: Vec2::splat(6.0),
                 };
-                let (n, _) = freest_normal(&mover, &next, Vec2::new(5.0, 0.0), Vec2::NEG_X);
+                let (n, _) = contact_normal(
+                    &mover,
+                    &next,
+                    Vec2::new(1008.0 + dx, 8.0 + dy),
+                    Vec2::NEG_X,
+                    Vec2::new(5.0, 0.0),
+                    |_, _| vec![before],
+                );
                 assert_eq!(n, Vec2::Y, "off by ({dx}, {dy})");
             }
         }

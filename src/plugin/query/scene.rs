@@ -11,7 +11,7 @@
 
 use super::{CastOptions, PenetrationHit, QueryFilter, RayHit, ShapeCastHit};
 use crate::narrow::{
-    Shape, ShapePath, contact_intervals, freest_normal, penetration, project, witness,
+    Shape, ShapePath, contact_intervals, contact_normal, penetration, project, witness,
 };
 use crate::plugin::tick::entries::{BoxIndex, Entries, Entry};
 use crate::plugin::tick::report::edge_feature;
@@ -264,7 +264,10 @@ impl<'a> Scene<'a> {
                         if best.is_some_and(|(bt, be, ..)| (bt, be) < (t, body.entity)) {
                             return;
                         }
-                        let Some(normal) = blocking_normal(path, &target, t, options, one_way)
+                        let flush =
+                            |at: Vec2, near: f32| self.solids_at(at, near, filter, skip, body);
+                        let Some(normal) =
+                            blocking_normal(path, &target, t, options, one_way, flush)
                         else {
                             continue;
                         };
@@ -335,6 +338,38 @@ impl<'a> Scene<'a> {
             }
         }
         best
+    }
+
+    /// The blocking colliders (not one-way) within `near` of `at` that `filter` accepts,
+    /// but `skip` and the entry `except`, as shapes: what a corner of that entry there may be
+    /// flush with.
+    fn solids_at(
+        &self,
+        at: Vec2,
+        near: f32,
+        filter: &QueryFilter,
+        skip: &[Entity],
+        except: &Entry,
+    ) -> Vec<Shape> {
+        let bounds = Aabb2d {
+            min: at - Vec2::splat(near),
+            max: at + Vec2::splat(near),
+        };
+        let mut found = Vec::new();
+        for group in &self.groups {
+            group.index.broad.query(&bounds, |i| {
+                let entry = group.entry(i);
+                if !core::ptr::eq(entry, except)
+                    && entry.blocks()
+                    && !entry.one_way()
+                    && filter.accepts(entry)
+                    && !skip.contains(&entry.entity)
+                {
+                    found.push(self.shape(group, i));
+                }
+            });
+        }
+        found
     }
 
     // ------------------------------------------------------------------------------------
@@ -418,19 +453,20 @@ impl<'a> Scene<'a> {
 }
 
 /// Whether the shape on `path`, touching `target` at `t`, hits it, and with which normal if
-/// not the contact's own (`Some(None)`): it passes a one-way collider it does not move
+/// not the contact's own (`Some(None)`). It passes a one-way collider it does not move
 /// against, and what it starts touching while it moves away from it or along it (with
 /// [`CastOptions::ignore_touching_leaving`]). For moves that only blocking colliders stop, a
-/// graze along a surface is no hit either; and where a corner of the shape touches a corner of the collider, the contact's normal may be
-/// any direction between their faces: it passes if some direction lets it on (the next tile,
-/// level with the floor it slides on), and hits with the one that opposes it least if none
-/// does.
+/// graze along a surface is no hit either; and at a sharp corner of the collider, the
+/// normals are those of the union of the colliders flush there (`neighbours`) and of the
+/// shape's own corner: it passes if one lets it on (the next tile, level with the floor it
+/// slides on), and hits along the one that opposes it least if none does.
 fn blocking_normal(
     path: &ShapePath,
     target: &ShapePath,
     t: f32,
     options: &CastOptions,
     one_way: Option<Vec2>,
+    neighbours: impl FnOnce(Vec2, f32) -> Vec<Shape>,
 ) -> Option<Option<Vec2>> {
     let starts_touching = options.ignore_touching_leaving && t == 0.0;
     if !(one_way.is_some() || starts_touching || options.blocking_only) {
@@ -443,8 +479,15 @@ fn blocking_normal(
     if one_way.is_some_and(leaving) {
         return None;
     }
-    let (normal, corner) = if options.blocking_only && one_way.is_none() {
-        freest_normal(&path.at(t), &target.at(t), motion, w.normal)
+    let (normal, _) = if options.blocking_only {
+        contact_normal(
+            &path.at(t),
+            &target.at(t),
+            w.point,
+            w.normal,
+            motion,
+            neighbours,
+        )
     } else {
         (w.normal, false)
     };
@@ -452,5 +495,5 @@ fn blocking_normal(
     if (starts_touching || options.blocking_only) && leaving(normal) {
         return None;
     }
-    Some(corner.then_some(normal))
+    Some((normal != w.normal).then_some(normal))
 }

@@ -30,6 +30,34 @@ impl Scene<'_> {
         filter: &QueryFilter,
         skip: &[Entity],
     ) -> MoveAndSlideOutput {
+        self.slide_timed(shapes, origin, motion, config, filter, skip, None)
+    }
+
+    /// [`slide`](Self::slide), and, into `waypoints`, where the shape is at each hit and at
+    /// the end, each with when: the fraction of the move made by then, as if the motion took
+    /// a unit of time at its speed (each slide going on at the speed it had along the
+    /// surface), where the move stops short of its end in a crease or after its last slide.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the move's arguments and where its times go"
+    )]
+    pub(crate) fn slide_timed(
+        &self,
+        shapes: &[Shape],
+        origin: Vec2,
+        motion: Vec2,
+        config: &MoveAndSlideConfig,
+        filter: &QueryFilter,
+        skip: &[Entity],
+        mut waypoints: Option<&mut Vec<(f32, Vec2)>>,
+    ) -> MoveAndSlideOutput {
+        // When it is: the share of the move's time spent so far.
+        let mut when = 0.0_f32;
+        let mut mark = |when: f32, at: Vec2| {
+            if let Some(waypoints) = waypoints.as_deref_mut() {
+                waypoints.push((when, origin + at));
+            }
+        };
         let mut out = MoveAndSlideOutput {
             translation: origin,
             hits: Vec::new(),
@@ -100,6 +128,7 @@ impl Scene<'_> {
             let Some(hit) = hit else {
                 at = to;
                 remaining = Vec2::ZERO;
+                when = 1.0;
                 break;
             };
             let direction = remaining / length;
@@ -112,6 +141,9 @@ impl Scene<'_> {
             };
             let go = (length * hit.time - back).max(0.0);
             at += direction * go;
+            // This cast takes the rest of the time; it went `go` of its `length`.
+            when += (1.0 - when) * (go / length).clamp(0.0, 1.0);
+            mark(when, at);
             let left = remaining - direction * go;
             let walkable = ground(hit.normal);
             out.hits.push(MoveAndSlideHit {
@@ -131,6 +163,7 @@ impl Scene<'_> {
             }
             last_normal = Some(hit.normal);
         }
+        mark(when.max(1.0), at);
         MoveAndSlideOutput {
             translation: origin + at,
             remaining: remaining + beyond,

@@ -177,9 +177,9 @@ pub(crate) fn narrow_phase(
     let tasks = run_parts(&settings, &mut spans.parts[..pairs.len()], |p, out| {
         solve(entries, &pairs[p], out);
     });
-    for &(piece, solid, time, bounce) in &responders.hits {
+    for &(piece, solid, span, bounce) in &responders.hits {
         let part = pairs.len() + usize::from(!bounce);
-        spans.parts[part].push(entries, piece, solid, &[[time, time]]);
+        spans.parts[part].push(entries, piece, solid, &[span]);
     }
     spans.merge_chains(entries, pairs.len() as u32);
     let parts = spans.parts();

@@ -22,12 +22,12 @@
 //! real path, and the report merges a pair's contacts over the pieces as it merges a
 //! polyline's edges.
 //!
-//! Where a corner of the responder meets a corner of a solid (a box sliding onto the next
-//! tile), the contact's normal may be any direction between the faces meeting there: it
-//! blocks only if the motion goes into the solid along every one of them
-//! ([`freest_normal`]). Of contacts at the same moment, those with one normal are answered
-//! first: a box pressed into a wall of stacked tiles answers the wall's face, and then slides
-//! past the next tile's corner.
+//! Where the responder meets a sharp corner of a solid, the corner may be flush with other
+//! solids (the next tile, level with the floor; the tile above, in a wall): the normals are
+//! those the union of the solids there allows, and a sharp corner of the responder's own
+//! allows ([`contact_normal`]). It blocks only if the motion goes into the solid along every
+//! one of them, and is answered along the one that opposes it least. Of contacts at the same
+//! moment, those with one normal are answered first.
 
 use super::entries::{BoxIndex, Entry, Slot, TickEntries, restrict};
 use super::gather::{EVENT_SKIN, Motions, inflate};
@@ -36,9 +36,10 @@ use super::rest::RestingColliders;
 use crate::SweepSettings;
 use crate::narrow::{
     ConvexShape, PathKey, Penetration, Shape, ShapePath, as_convex, contact_intervals_of_valid,
-    freest_normal, material_motion, ordered, path_key, penetration, witness,
+    contact_normal, material_motion, ordered, path_key, penetration, witness,
 };
 use crate::plugin::answer::{Answering, answer_velocity, clip};
+use crate::plugin::character::{Piece, Walks};
 use crate::plugin::components::placement::world_plane;
 use crate::plugin::query::{Scene, Searched};
 use crate::plugin::{KinematicCharacter, OneWay, Response, SweepStats, SweptPath, Velocity};
@@ -116,11 +117,12 @@ pub(crate) struct Responders {
     movers: Vec<u32>,
     /// Each part's answers.
     parts: Vec<Vec<Answer>>,
-    /// The hits answered in this tick: the piece that meets the solid, the solid, when, and
-    /// whether it bounced. The narrow phase adds them to the pairs' contacts: the place of a
-    /// bounce is computed in `f32`, and may be a rounding error short of the solid (or into
-    /// it, which the kernels see as a contact of a few ulps of time: a bounce is an instant).
-    pub(crate) hits: Vec<(Slot, Slot, f32, bool)>,
+    /// The hits answered in this tick: the piece that meets the solid, the solid, the part of
+    /// the tick they touch for (an instant, or from a stop to the tick's end), and whether it
+    /// bounced. The narrow phase adds them to the pairs' contacts: the place of a hit is
+    /// computed in `f32`, and may be a rounding error short of the solid (or into it, which
+    /// the kernels see as a contact of a few ulps of time: a bounce is an instant).
+    pub(crate) hits: Vec<(Slot, Slot, [f32; 2], bool)>,
 }
 
 /// How the tick went for one responder that hit something.
@@ -129,7 +131,7 @@ struct Answer {
     /// Its entry.
     entry: u32,
     /// The pieces of its path: each window of the tick and the shapes at its ends.
-    pieces: Vec<([f32; 2], Shape, Shape)>,
+    pieces: Vec<Piece>,
     /// How far it ends from where its straight path ended.
     moved: Vec2,
     /// Its velocity after the tick.
@@ -142,6 +144,8 @@ struct Answer {
     contacts: Vec<(usize, Slot, f32)>,
     /// It bounces (its hits are instants).
     bounces: bool,
+    /// It stops (its hits last).
+    stops: bool,
 }
 
 /// What a responder needs to know to find its path.
@@ -159,6 +163,8 @@ struct Ask {
     /// A character: it has moved against the still solids already (move-and-slide), and
     /// answers only those that move.
     character: bool,
+    /// A character's walk, where it hit something on its way: its pieces ([`Walks`]).
+    walk: Vec<Piece>,
 }
 
 /// What a responder may run into: the tick's entries, the solids' index, the resting index,
@@ -170,6 +176,37 @@ struct Obstacles<'a> {
     index: &'a BoxIndex,
     resting: &'a BoxIndex,
     one_way: &'a EntityHashMap<Vec2>,
+}
+
+impl Obstacles<'_> {
+    /// The solids that `mover` meets at `at` (within `near` of it) at `when` in the tick,
+    /// but `except`, as shapes: what a corner of `except` there may be flush with. One-way
+    /// solids, which a mover may be inside, are left out.
+    fn solids_at(&self, mover: &Entry, except: Slot, when: f32, at: Vec2, near: f32) -> Vec<Shape> {
+        let bounds = Aabb2d {
+            min: at - Vec2::splat(near),
+            max: at + Vec2::splat(near),
+        };
+        let mut found = Vec::new();
+        let mut consider = |slot: Slot| {
+            let solid = self.entries.entry(slot);
+            if slot != except
+                && solid.blocks()
+                && !solid.one_way()
+                && !solid.passed()
+                && mover.interacts_with(solid)
+            {
+                found.push(self.entries.path(slot).at(when));
+            }
+        };
+        self.index.broad.query(&bounds, |k| {
+            consider(Slot::swept(self.solids[self.index.entry(k) as usize]));
+        });
+        self.resting.broad.query(&bounds, |k| {
+            consider(Slot::resting(self.resting.entry(k)));
+        });
+        found
+    }
 }
 
 /// A responder's parts the phase reads and writes.
@@ -189,6 +226,7 @@ pub(crate) fn respond(
     mut motions: ResMut<Motions>,
     solids: Res<Solids>,
     resting: Res<RestingColliders>,
+    walks: Res<Walks>,
     mut responders: ResMut<Responders>,
     mut movers: Query<Mover>,
     mut stats: ResMut<SweepStats>,
@@ -244,6 +282,11 @@ pub(crate) fn respond(
                     max_push,
                     tolerance,
                     character: character.is_some(),
+                    walk: walks
+                        .0
+                        .binary_search_by_key(&i, |(entry, _)| *entry)
+                        .map(|k| walks.0[k].1.clone())
+                        .unwrap_or_default(),
                 },
             ))
         })
@@ -284,7 +327,9 @@ pub(crate) fn respond(
         let slots = put_pieces(&mut motions, answer);
         for &(piece, solid, time) in &answer.contacts {
             if let Some(Some(slot)) = slots.get(piece) {
-                hits_found.push((Slot::swept(*slot), solid, time, answer.bounces));
+                // A stop holds it at the solid (moving with it) to the tick's end.
+                let until = if answer.stops { 1.0 } else { time };
+                hits_found.push((Slot::swept(*slot), solid, [time, until], answer.bounces));
             }
         }
         let Ok((mut transform, mut velocity, mut swept, response, character)) =
@@ -439,7 +484,10 @@ fn answer(i: u32, ask: &Ask, world: Obstacles) -> Option<Answer> {
     let straight_end = path.at(1.0);
     let mut end = pieces.last().map_or(straight_end, |p| p.2);
     let pushed = push_out(ask, &mut end, world);
-    if !hit && !pushed {
+    if !hit && !ask.walk.is_empty() {
+        // Nothing that moves met a character: its path is its walk's pieces.
+        pieces.clone_from(&ask.walk);
+    } else if !hit && !pushed {
         return None;
     }
     if pieces.is_empty() {
@@ -456,6 +504,7 @@ fn answer(i: u32, ask: &Ask, world: Obstacles) -> Option<Answer> {
         normals,
         contacts,
         bounces: matches!(ask.answering, Answering::Bounce(_)),
+        stops: ask.answering == Answering::Stop,
     })
 }
 
@@ -496,8 +545,11 @@ fn first_block(
 ) -> Option<Hit> {
     let (mover, path) = (&ask.entry, &ask.path);
     let bounds = inflate(sub.swept_bounds());
-    // Rounding's share of a motion over the path: a few ulps of its coordinates.
-    let noise = bounds.min.abs().max(bounds.max.abs()).max_element() * (1.0 / (1 << 21) as f32);
+    // Rounding's share of a motion over the path: a few ulps of its coordinates (of its whole
+    // path in the tick, where its start on `sub`, a place at an answered hit, was computed).
+    let whole = path.swept_bounds();
+    let largest = |b: Aabb2d| b.min.abs().max(b.max.abs()).max_element();
+    let noise = largest(bounds).max(largest(whole)) * (1.0 / (1 << 21) as f32);
     // How far it goes on `sub`: a contact within `noise` of its start is where it starts.
     let reach = (bounds.max - bounds.min).max_element();
     let mut best: Option<(HitKey, Hit)> = None;
@@ -529,18 +581,30 @@ fn first_block(
             }
             let w = witness(sub, &along, s, false);
             let relative = w.relative_motion;
-            // Two sharp corners: the normal that lets the motion on, if one does. Leaving the
+            // At a sharp corner of the solid, the normals the solid and those flush with it
+            // there allow, and the one that lets the motion on if one does. Leaving the
             // solid it was just answered at, the side it is on is the one it was answered on
             // (a point on a thin segment has no side of its own, and its place at the answer,
             // rounded, may be a few ulps across the line).
-            let (free, corner) = match (direction, last) {
-                (Some(d), _) => (d, false),
-                (None, Some((hit, n))) if hit == slot && s * reach <= noise => (n, false),
-                (None, _) => freest_normal(&sub.at(s), &along.at(s), relative, w.normal),
+            let (free, corner) = match last {
+                Some((hit, n)) if hit == slot && s * reach <= noise => (n, false),
+                _ => {
+                    let when = t + s * (1.0 - t);
+                    contact_normal(
+                        &sub.at(s),
+                        &along.at(s),
+                        w.point,
+                        w.normal,
+                        relative,
+                        |at, near| world.solids_at(mover, slot, when, at, near),
+                    )
+                }
             };
             // Into the solid, beyond rounding (sliding along it is not, nor moving with it:
             // a relative motion of a few ulps of the coordinates is rounding's).
-            let into = relative.dot(free) < -(1e-5 * relative.length() + noise);
+            // For a one-way solid, against its direction too.
+            let into = relative.dot(free) < -(1e-5 * relative.length() + noise)
+                && direction.is_none_or(|d| relative.dot(d) < 0.0);
             if !into {
                 continue;
             }
@@ -549,7 +613,7 @@ fn first_block(
             // lands on the floor, not on the corner's diagonal). Contacts with one normal
             // come first; then, whatever the entities' numbers, by the normal and by where
             // the solid is; then by entity and edge.
-            let normal = direction.unwrap_or(free);
+            let normal = free;
             let key = (
                 s,
                 corner,
@@ -586,20 +650,41 @@ fn first_block(
 /// normal was a choice, the normal, where the solid is, the solid's entity and edge.
 type HitKey = (f32, bool, (i32, i32), PathKey, Entity, u32);
 
-/// `true` if `mover` lies wholly on the side of `solid` that `d` points to (to rounding).
+/// `true` if `mover` lies wholly on the side of `solid` that `d` points to (to rounding): no
+/// part of it is in the solid's shadow cast against `d` (the solid moved back along `-d` past
+/// the mover touches it at most where it starts). On a tilted platform whose direction is
+/// not its surface's normal, a mover standing on its lower end is on its side, though the
+/// platform's upper end reaches higher along `d`.
 pub(crate) fn wholly_beyond(mover: &Shape, solid: &Shape, d: Vec2) -> bool {
-    let reach = |shape: &Shape, sign: f32| {
+    let extent = |shape: &Shape| {
         let c: ConvexShape = as_convex(shape);
-        c.vertices()
-            .iter()
-            .map(|v| sign * v.dot(d))
-            .fold(f32::NEG_INFINITY, f32::max)
-            + c.radius()
+        let along = c.vertices().iter().map(|v| v.dot(d));
+        let (low, high) = along.fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), x| {
+            (l.min(x), h.max(x))
+        });
+        (low - c.radius(), high + c.radius())
     };
-    let top = reach(solid, 1.0);
-    let bottom = -reach(mover, -1.0);
-    let scale = top.abs().max(bottom.abs()).max(1.0);
-    bottom >= top - 1e-4 * scale
+    let ((ml, mh), (sl, sh)) = (extent(mover), extent(solid));
+    if !(ml.is_finite() && mh.is_finite() && sl.is_finite() && sh.is_finite()) {
+        return false;
+    }
+    // Wholly above its top, or wholly below its bottom: nothing more to ask.
+    let scale = ml.abs().max(mh.abs()).max(sl.abs()).max(sh.abs()).max(1.0);
+    if ml >= sh - 1e-4 * scale {
+        return true;
+    }
+    if mh < sl {
+        return false;
+    }
+    let reach = mh.max(sh) - ml.min(sl) + 1.0;
+    let Some(shadow) = ShapePath::between(*solid, solid.translated(-d * reach)) else {
+        return false;
+    };
+    // Touching the solid (standing on it) is on its side, to rounding.
+    let touch = 1e-4 * scale / reach;
+    contact_intervals_of_valid(&ShapePath::still(*mover), &shadow)
+        .iter()
+        .all(|&[start, end]| start == 0.0 && end <= touch)
 }
 
 /// Pushes `end` out of the solids it overlaps at the end of the tick, along the shortest way
