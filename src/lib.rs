@@ -4,7 +4,8 @@
 //! when collisions are tested only where things *are* at each tick. `bevy_sweep` tests where
 //! they *went*. Every fixed tick, each collider's motion over the tick is swept against the
 //! others, and every contact inside the tick is reported with its exact moment, place and
-//! normal, at any speed. It detects and reports; it does not push things apart.
+//! normal, at any speed. It detects and reports, and moves only what you ask to answer hits
+//! (bounce, slide, stop, walk), keeping it out of solids.
 //!
 //! The crate is two layers:
 //! - the **plugin** (cargo feature `plugin`, on by default): colliders as components, a sweep

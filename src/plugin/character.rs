@@ -58,6 +58,10 @@ pub(crate) fn move_characters(
     let dt = time.delta_secs();
     walked.clear();
     walks.0.clear();
+    if characters.is_empty() {
+        stats.character_time = began.elapsed();
+        return;
+    }
     let mut waypoints = Vec::new();
     let scene = solids.scene(&motions, &resting);
     for (i, entry) in motions.entries.list.iter().enumerate() {

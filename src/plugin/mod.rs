@@ -59,6 +59,7 @@ use tick::{broad, gather, narrow, prepare, publish, report, respond, rest};
 ///    ([`SweepSystems::Prepare`]);
 /// 2. moves transforms by [`Velocity`] and [`AngularVelocity`] × the tick's duration
 ///    ([`SweepSystems::Integrate`], if [`integrate_velocity`](Self::integrate_velocity));
+///    characters walk later, inside the tick, against every solid where it is this tick;
 /// 3. sweeps every collider from its start to where it is now (including moves made by other
 ///    code since the last tick), keeps the resting ones aside, and finds the pairs whose
 ///    swept bounds overlap ([`SweepSystems::BroadPhase`]), then every contact of those pairs
@@ -77,8 +78,9 @@ use tick::{broad, gather, narrow, prepare, publish, report, respond, rest};
 /// to a pool thread and back, which cost a 1,000-collider tick a quarter of its time on a
 /// two-core machine.
 ///
-/// Add it on top of `DefaultPlugins` or `MinimalPlugins`. It only detects contacts: it never
-/// pushes colliders apart.
+/// Add it on top of `DefaultPlugins` or `MinimalPlugins`. It detects contacts; it moves only
+/// what answers hits (a [`Response`] or a [`KinematicCharacter`]), keeping it out of solids,
+/// and pushes nothing else apart.
 ///
 /// # Resting colliders
 ///
@@ -196,10 +198,11 @@ fn default_schedule() -> Interned<dyn ScheduleLabel> {
 pub enum SweepSystems {
     /// Fix where each collider's motion starts (new and teleported colliders).
     Prepare,
-    /// Integrate [`Velocity`] and [`AngularVelocity`] into transforms.
+    /// Integrate [`Velocity`] and [`AngularVelocity`] into transforms (not the characters').
     Integrate,
-    /// Gather this tick's paths ([`SweptPath`]), keep the resting colliders aside, and find
-    /// the pairs whose swept bounds overlap.
+    /// Gather this tick's paths ([`SweptPath`]), keep the resting colliders aside, walk the
+    /// characters and answer the responders' hits, and find the pairs whose swept bounds
+    /// overlap.
     BroadPhase,
     /// Find every contact of those pairs inside the tick.
     NarrowPhase,

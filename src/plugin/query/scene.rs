@@ -11,7 +11,7 @@
 
 use super::{CastOptions, PenetrationHit, QueryFilter, RayHit, ShapeCastHit};
 use crate::narrow::{
-    Shape, ShapePath, contact_intervals, contact_normal, penetration, project, witness,
+    Shape, ShapePath, Witness, contact_intervals, contact_normal, penetration, project, witness,
 };
 use crate::plugin::tick::entries::{BoxIndex, Entries, Entry};
 use crate::plugin::tick::report::edge_feature;
@@ -72,6 +72,16 @@ pub(crate) struct Scene<'a> {
     pub(crate) moment: f32,
     /// Each [`OneWay`](crate::prelude::OneWay) collider's direction in the world.
     pub(crate) one_way: &'a EntityHashMap<Vec2>,
+}
+
+/// A contact a cast finds: when it starts, with which entry, on which of the cast's paths,
+/// the entry's shape standing still, and its one-way direction if it has one.
+struct Candidate<'a> {
+    t: f32,
+    body: &'a Entry,
+    path: usize,
+    target: ShapePath,
+    one_way: Option<Vec2>,
 }
 
 /// Whether a collider blocks a mover.
@@ -239,9 +249,11 @@ impl<'a> Scene<'a> {
         filter: &QueryFilter,
         skip: &[Entity],
     ) -> (Option<ShapeCastHit>, bool) {
-        let mut best: Option<(f32, Entity, ShapePath, ShapePath, Option<Vec2>)> = None;
+        // Every contact's start, then the first that is a hit, in order of time (ties to the
+        // smaller entity): only those up to it are asked whether they block.
+        let mut found: Vec<Candidate<'a>> = Vec::new();
         let mut touched = false;
-        for path in paths {
+        for (k, path) in paths.iter().enumerate() {
             let bounds = path.swept_bounds();
             for group in &self.groups {
                 group.index.broad.query(&bounds, |i| {
@@ -261,30 +273,28 @@ impl<'a> Scene<'a> {
                     };
                     for &[t, _] in contact_intervals(path, &target).iter() {
                         touched |= t == 0.0 && one_way.is_none() && body.blocks();
-                        if best.is_some_and(|(bt, be, ..)| (bt, be) < (t, body.entity)) {
-                            return;
-                        }
-                        let flush =
-                            |at: Vec2, near: f32| self.solids_at(at, near, filter, skip, body);
-                        let Some(normal) =
-                            blocking_normal(path, &target, t, options, one_way, flush)
-                        else {
-                            continue;
-                        };
-                        best = Some((t, body.entity, *path, target, normal));
-                        return;
+                        found.push(Candidate {
+                            t,
+                            body,
+                            path: k,
+                            target,
+                            one_way,
+                        });
                     }
                 });
             }
         }
-        let hit = best.map(|(time, entity, path, target, normal)| {
-            let w = witness(&path, &target, time, false);
-            ShapeCastHit {
-                entity,
-                time,
+        found.sort_by(|x, y| x.t.total_cmp(&y.t).then(x.body.entity.cmp(&y.body.entity)));
+        let hit = found.iter().find_map(|c| {
+            let path = &paths[c.path];
+            let flush = |at: Vec2, near: f32| self.solids_at(at, near, filter, skip, c.body);
+            let (w, normal) = blocking_normal(path, &c.target, c.t, options, c.one_way, flush)?;
+            Some(ShapeCastHit {
+                entity: c.body.entity,
+                time: c.t,
                 point: w.point,
-                normal: normal.unwrap_or(w.normal),
-            }
+                normal,
+            })
         });
         (hit, touched)
     }
@@ -452,9 +462,9 @@ impl<'a> Scene<'a> {
     }
 }
 
-/// Whether the shape on `path`, touching `target` at `t`, hits it, and with which normal if
-/// not the contact's own (`Some(None)`). It passes a one-way collider it does not move
-/// against, and what it starts touching while it moves away from it or along it (with
+/// Whether the shape on `path`, touching `target` at `t`, hits it: the contact's witness and
+/// normal if it does. It passes a one-way collider it does not move against, and what it
+/// starts touching while it moves away from it or along it (with
 /// [`CastOptions::ignore_touching_leaving`]). For moves that only blocking colliders stop, a
 /// graze along a surface is no hit either; and at a sharp corner of the collider, the
 /// normals are those of the union of the colliders flush there (`neighbours`) and of the
@@ -467,12 +477,12 @@ fn blocking_normal(
     options: &CastOptions,
     one_way: Option<Vec2>,
     neighbours: impl FnOnce(Vec2, f32) -> Vec<Shape>,
-) -> Option<Option<Vec2>> {
+) -> Option<(Witness, Vec2)> {
+    let w = witness(path, target, t, false);
     let starts_touching = options.ignore_touching_leaving && t == 0.0;
     if !(one_way.is_some() || starts_touching || options.blocking_only) {
-        return Some(None);
+        return Some((w, w.normal));
     }
-    let w = witness(path, target, t, false);
     let motion = w.relative_motion;
     let leaving = |n: Vec2| motion.dot(n) >= -1e-5 * motion.length();
     // Moving against a one-way direction only.
@@ -495,5 +505,5 @@ fn blocking_normal(
     if (starts_touching || options.blocking_only) && leaving(normal) {
         return None;
     }
-    Some((normal != w.normal).then_some(normal))
+    Some((w, normal))
 }
