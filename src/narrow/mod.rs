@@ -9,7 +9,7 @@
 //!
 //! [`contact_intervals`] answers, for two paths, every moment in the step at which the two
 //! closed shapes touch or overlap, as closed time intervals (an instant contact, such as a
-//! point passing through a segment, is an interval `[t, t]`). [`witness`] then says where and
+//! point passing through a segment, is an interval `[t, t]`). [`witness()`] then says where and
 //! in which direction they touch at one of those moments.
 //!
 //! # How each pair is solved

@@ -523,7 +523,7 @@ impl ShapePath {
     /// during the step. For a rounded polygon, the mean of its vertices' motions ([`witness`]
     /// takes the motion of the touched feature's point).
     ///
-    /// [`witness`]: super::witness
+    /// [`witness`]: super::witness()
     #[must_use]
     pub fn displacement(&self, along: Option<f32>) -> Vec2 {
         let d = |p: [Vec2; 2]| p[1] - p[0];

@@ -25,7 +25,7 @@ use bevy::ecs::prelude::*;
 /// changes no event.
 ///
 /// Your own components ([`Transform`](bevy::transform::components::Transform),
-/// [`Velocity`](super::Velocity), [`Collider`](super::Collider), …) are yours to save and
+/// [`Velocity`](super::Velocity), [`Collider`], …) are yours to save and
 /// restore, before this state, and the same entities must exist when you restore, with the
 /// same `Entity` ids (despawn the ones spawned since; a collider despawned since must come
 /// back as the same entity, which rollback crates take care of).

@@ -52,7 +52,7 @@ const PIECE: u32 = 1 << 26;
 /// see where the tick left each collider, skip it.
 const PASSED: u32 = 1 << 25;
 /// [`Entry::flags`]: a responder that slides or stops: it keeps its contacts with solids
-/// while rounding places it a hair off them (see [`Entry::holds`]).
+/// while rounding places it a hair off them (see [`Entry::held_with`]).
 const HOLDS: u32 = 1 << 24;
 /// The bits of the edge (or piece) number.
 const EDGE: u32 = (1 << 24) - 1;
@@ -100,7 +100,7 @@ impl Entry {
     }
 
     /// A responder that slides or stops, against a solid: its contact is found with its
-    /// shape grown by a hair ([`HOLD`]), so that sliding along the solid, placed by `f32`
+    /// shape grown by a hair ([`hold_margin`]), so that sliding along the solid, placed by `f32`
     /// arithmetic a rounding error off it or into it, it stays in contact.
     #[inline]
     pub(crate) fn held_with(&self, other: &Entry) -> bool {
@@ -392,7 +392,7 @@ impl Group {
     }
 }
 
-/// An entry of this tick: one of the swept colliders' (in [`Motions`](super::Motions)), or,
+/// An entry of this tick: one of the swept colliders' (in [`Motions`](super::gather::Motions)), or,
 /// with the top bit set, one of the resting colliders'.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct Slot(u32);
