@@ -113,12 +113,17 @@ pub mod prelude {
     #[cfg(feature = "debug-draw")]
     pub use crate::debug::{SweepDebugPlugin, SweepGizmos};
     pub use crate::events::*;
+    #[cfg(feature = "ggrs")]
+    pub use crate::ggrs::SweepRollbackPlugin;
     pub use crate::query::*;
     pub use crate::{SweepDiagnosticsPlugin, SweepPlugin, SweepSettings, SweepState, SweepSystems};
 }
 
 #[cfg(feature = "debug-draw")]
 pub mod debug;
+
+#[cfg(feature = "ggrs")]
+pub mod ggrs;
 
 /// The README's examples, compiled and run as doc tests.
 #[cfg(all(doctest, feature = "plugin"))]

@@ -439,3 +439,62 @@ fn replays_from_a_serialized_state() {
         true,
     );
 }
+
+/// A state restored with its entities mapped to those a rollback crate brought back under
+/// new ids (`SweepState::mapped`, as `bevy_ggrs` needs): a floor despawned and spawned again
+/// under another id keeps its contact with the ball on it (no event), `Contacts` and
+/// `CollidingEntities` name the new floor, and the ball's character-free motion goes on.
+/// Restored without the mapping, the old contact ends and a new one starts.
+#[test]
+fn a_state_mapped_to_new_ids_goes_on_as_if_nothing_happened() {
+    let run = |mapped: bool| {
+        let mut app = common::app();
+        let floor = app
+            .world_mut()
+            .spawn((
+                Collider::aabb(Vec2::new(50.0, 1.0)),
+                CollidingEntities::default(),
+            ))
+            .id();
+        let ball = app
+            .world_mut()
+            .spawn((
+                Collider::circle(1.0),
+                Transform::from_xyz(0.0, 2.0, 0.0),
+                Velocity(Vec2::new(16.0, 0.0)),
+                CollidingEntities::default(),
+            ))
+            .id();
+        for _ in 0..5 {
+            tick(&mut app);
+        }
+        assert!(app.world().resource::<Contacts>().contains(ball, floor));
+        let state = SweepState::save(app.world_mut());
+        app.world_mut().despawn(floor);
+        let again = app
+            .world_mut()
+            .spawn((
+                Collider::aabb(Vec2::new(50.0, 1.0)),
+                CollidingEntities::default(),
+            ))
+            .id();
+        assert_ne!(again, floor);
+        let state = if mapped {
+            state.mapped(|e| if e == floor { again } else { e })
+        } else {
+            state
+        };
+        state.restore(app.world_mut());
+        let events = tick(&mut app);
+        let contacts = app.world().resource::<Contacts>();
+        let touching = app.world().get::<CollidingEntities>(ball).unwrap();
+        (
+            events.len(),
+            contacts.contains(ball, again),
+            touching.contains(again),
+        )
+    };
+    assert_eq!(run(true), (0, true, true));
+    let (events, ..) = run(false);
+    assert!(events > 0, "without the mapping, the contact starts again");
+}

@@ -299,6 +299,41 @@ impl Contacts {
     }
 }
 
+impl Contacts {
+    /// The same contacts with every entity they name passed through `map` (entities a
+    /// rollback brought back under other ids): each pair's key and last event, its place in
+    /// the index, and the neighbour lists, rebuilt.
+    pub(crate) fn map_entities(&mut self, map: &impl Fn(Entity) -> Entity) {
+        let live: Vec<u32> = self.index.values().map(|&(slot, _)| slot).collect();
+        self.index.clear();
+        self.neighbours = Neighbours::default();
+        for slot in live {
+            let record = &mut self.records[slot as usize];
+            let mut last = record.last;
+            last.entity = map(last.entity);
+            last.other = map(last.other);
+            last.body = last.body.map(map);
+            last.other_body = last.other_body.map(map);
+            let key = Self::key(last.entity, last.other);
+            // The last event is seen from the pair's first entity.
+            if last.entity != key.0 {
+                last = last.flipped();
+            }
+            record.key = key;
+            record.last = last;
+            record.links = if record.state == Touch::Touching {
+                self.neighbours.link(&last, &mut self.changed)
+            } else {
+                Links::NONE
+            };
+            self.index.insert(key, (slot, record.state));
+        }
+        for entity in &mut self.changed {
+            *entity = map(*entity);
+        }
+    }
+}
+
 impl Record {
     /// The pair, smaller entity first.
     pub(crate) fn key(&self) -> (Entity, Entity) {

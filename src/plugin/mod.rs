@@ -302,5 +302,25 @@ impl Plugin for SweepPlugin {
         {
             diagnostics::add_measure(app, self.schedule);
         }
+        #[cfg(feature = "ggrs")]
+        app.add_systems(bevy::app::Startup, warn_outside_ggrs_schedule);
+    }
+}
+
+/// With `bevy_ggrs` in the app, a sweep outside its `GgrsSchedule` is not rolled back with
+/// the game: it is warned about.
+#[cfg(feature = "ggrs")]
+fn warn_outside_ggrs_schedule(
+    settings: Res<SweepSettings>,
+    ggrs: Option<Res<bevy_ggrs::RollbackFrameCount>>,
+) {
+    if ggrs.is_some() && settings.schedule != bevy_ggrs::GgrsSchedule.intern() {
+        log::warn!(
+            "bevy_sweep: SweepPlugin runs in {:?}, but bevy_ggrs is in the app: a rollback \
+             re-simulates GgrsSchedule only, so the sweep would not be rolled back with the game \
+             and the peers would desync. Add SweepRollbackPlugin instead of SweepPlugin (it \
+             runs the sweep in GgrsSchedule and rolls its state back).",
+            settings.schedule
+        );
     }
 }

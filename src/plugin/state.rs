@@ -102,6 +102,97 @@ impl SweepState {
         }
     }
 
+    /// A hash of what decides the ticks to come: where each collider's motion starts, which
+    /// were switched off, where each character stands, each contact (where it started). It
+    /// names no entity (a rollback crate may bring entities back under other ids, and gives
+    /// those spawned again in a re-simulated frame other stable ids too), and is the same
+    /// for the same state whatever the order of its parts. The resting colliders are not in
+    /// it: a restore sweeps them again without changing any event.
+    #[must_use]
+    pub fn checksum(&self) -> u64 {
+        fn part(f: impl FnOnce(&mut std::hash::DefaultHasher)) -> u64 {
+            let mut hasher = std::hash::DefaultHasher::new();
+            f(&mut hasher);
+            std::hash::Hasher::finish(&hasher)
+        }
+        fn bits(h: &mut std::hash::DefaultHasher, values: &[f32]) {
+            for v in values {
+                std::hash::Hash::hash(&v.to_bits(), h);
+            }
+        }
+        let mut total = 0_u64;
+        for (_, swept) in &self.colliders {
+            total = total.wrapping_add(part(|h| {
+                std::hash::Hash::hash(&(0_u8, swept.fresh, swept.switched_off), h);
+                for plane in [swept.previous_world, swept.chain_start]
+                    .into_iter()
+                    .flatten()
+                {
+                    bits(h, &bevy::math::Affine2::from(plane).to_cols_array());
+                }
+                if let Some(path) = swept.path() {
+                    let b = path.swept_bounds();
+                    bits(h, &[b.min.x, b.min.y, b.max.x, b.max.y]);
+                }
+            }));
+        }
+        for (_, state) in &self.characters {
+            total = total.wrapping_add(part(|h| {
+                std::hash::Hash::hash(&(1_u8, state.grounded, state.grounded_ticks), h);
+                let normal = state.ground_normal.unwrap_or_default();
+                bits(h, &[normal.x, normal.y, state.moved.x, state.moved.y]);
+            }));
+        }
+        for contact in self.contacts.iter() {
+            total = total.wrapping_add(part(|h| {
+                let e = &contact.started;
+                std::hash::Hash::hash(&2_u8, h);
+                // Seen from either side alike.
+                bits(
+                    h,
+                    &[
+                        e.time_of_impact,
+                        e.point.x,
+                        e.point.y,
+                        e.normal.x.abs(),
+                        e.normal.y.abs(),
+                    ],
+                );
+            }));
+        }
+        total
+    }
+
+    /// The same state with every entity it names passed through `map`: for a rollback crate
+    /// that brings a despawned entity back under another id (`bevy_ggrs` does), with the old
+    /// ids mapped to the new ones. Entities `map` leaves alone are kept.
+    pub fn mapped(mut self, map: impl Fn(Entity) -> Entity) -> Self {
+        for (entity, swept) in &mut self.colliders {
+            *entity = map(*entity);
+            swept.body = swept.body.map(&map);
+        }
+        for (entity, state) in &mut self.characters {
+            *entity = map(*entity);
+            state.ground_entity = state.ground_entity.map(&map);
+        }
+        for (entity, colliding) in &mut self.colliding {
+            *entity = map(*entity);
+            colliding.0 = colliding.0.iter().map(|&e| map(e)).collect();
+        }
+        self.colliders.sort_unstable_by_key(|(e, _)| *e);
+        self.characters.sort_unstable_by_key(|(e, _)| *e);
+        self.colliding.sort_unstable_by_key(|(e, _)| *e);
+        self.contacts.map_entities(&map);
+        self.skipped.reasons = self
+            .skipped
+            .reasons
+            .drain()
+            .map(|(e, reason)| (map(e), reason))
+            .collect();
+        self.snapshot.map_entities(&map);
+        self
+    }
+
     /// Puts the sweep back as it was when this state was saved. Restore your own components
     /// to the same moment (before or after: inserting or removing a
     /// [`ColliderDisabled`](super::ColliderDisabled) changes nothing this restores), with the

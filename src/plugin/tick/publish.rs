@@ -71,6 +71,19 @@ impl Snapshot {
 }
 
 impl Snapshot {
+    /// The same colliders with every entity they name passed through `map` (a rollback's
+    /// entities brought back under other ids).
+    pub(crate) fn map_entities(&mut self, map: &impl Fn(Entity) -> Entity) {
+        for group in [&mut self.swept, &mut self.resting] {
+            for entry in &mut group.entries.list {
+                entry.entity = map(entry.entity);
+                entry.body = entry.body.map(map);
+            }
+        }
+        self.one_way = self.one_way.drain().map(|(e, d)| (map(e), d)).collect();
+        self.places = OnceLock::new();
+    }
+
     /// Takes a collider switched off since the last tick
     /// ([`ColliderDisabled`](crate::prelude::ColliderDisabled)) out of what the queries find:
     /// its entries no longer belong to any layer, nor are they found by entity. (The next
