@@ -377,6 +377,43 @@ fn every_tick_rolls_back_on_four_threads() {
     roll_back_at_every_tick(true);
 }
 
+/// Rolled back to before the first tick (netcode's first frame, which a late remote input
+/// rewinds to): the colliders spawned then have no motion yet, and the replay starts them
+/// where they are, as the first run did (a moving collider's first motion is swept, the door
+/// switched off in its first tick keeps where it was spawned). Both restore orders; the
+/// sweep's checksum is the first run's too.
+#[test]
+fn a_rollback_to_before_the_first_tick_replays_it() {
+    for order in 0..2 {
+        let mut app = app(false);
+        let scene = Scene::spawn(app.world_mut(), Order::Forward);
+        let own = save_own(app.world_mut());
+        let state = SweepState::save(app.world_mut());
+        let first = play(&mut app, &scene, 0, 4);
+        let checksum = SweepState::save(app.world_mut()).checksum();
+        let events: usize = first.iter().map(|f| f.events.len()).sum();
+        assert!(
+            events > 100,
+            "the first ticks should be busy: {events} events"
+        );
+        if order == 0 {
+            restore_own(app.world_mut(), &own);
+            state.restore(app.world_mut());
+        } else {
+            state.restore(app.world_mut());
+            restore_own(app.world_mut(), &own);
+        }
+        let again = play(&mut app, &scene, 0, 4);
+        let runs = format!("the first run and the replay from before it (order {order})");
+        same_frames(&first, &again, 0, &runs, true);
+        assert_eq!(
+            SweepState::save(app.world_mut()).checksum(),
+            checksum,
+            "the sweep's checksum after {runs}"
+        );
+    }
+}
+
 #[test]
 fn one_and_four_threads_play_the_same_ticks() {
     let (serial, parallel) = (replay(false), replay(true));
@@ -448,7 +485,8 @@ fn replays_from_a_serialized_state() {
 #[test]
 fn a_state_mapped_to_new_ids_goes_on_as_if_nothing_happened() {
     let run = |mapped: bool| {
-        let mut app = common::app();
+        // (The scene's app, which sizes the compute pool that every test here shares.)
+        let mut app = app(false);
         let floor = app
             .world_mut()
             .spawn((

@@ -222,7 +222,7 @@ impl Plugin for SweepPlugin {
         .init_resource::<Contacts>()
         .init_resource::<SkippedColliders>()
         .init_resource::<SweepStats>()
-        .init_resource::<components::SwitchedOff>()
+        .init_resource::<components::Pending>()
         .init_resource::<gather::Motions>()
         .init_resource::<rest::RestingColliders>()
         .init_resource::<respond::Solids>()

@@ -1,7 +1,7 @@
 //! [`SweepState`]: everything the sweep keeps from one tick to the next, saved and restored
 //! as a value, for rollback.
 
-use super::components::SwitchedOff;
+use super::components::Pending;
 use super::tick::gather::Resting;
 use super::tick::publish::Snapshot;
 use super::tick::report::ReportBuffers;
@@ -123,7 +123,7 @@ impl SweepState {
         let mut total = 0_u64;
         for (_, swept) in &self.colliders {
             total = total.wrapping_add(part(|h| {
-                std::hash::Hash::hash(&(0_u8, swept.fresh, swept.switched_off), h);
+                std::hash::Hash::hash(&(0_u8, swept.fresh, swept.started, swept.switched_off), h);
                 for plane in [swept.previous_world, swept.chain_start]
                     .into_iter()
                     .flatten()
@@ -220,15 +220,18 @@ impl SweepState {
                 });
             }
         }
-        // The colliders the prepare phase looks at for being switched on again: those whose
-        // record says they were off.
-        let off = self
+        // The colliders the prepare phase looks at: those whose record says they were off
+        // (for being switched on again), and those saved before their motion had a start
+        // (to start where they are then, as new colliders do).
+        let pending = self
             .colliders
             .iter()
-            .filter(|(e, swept)| swept.switched_off && world.get::<Collider>(*e).is_some())
+            .filter(|(e, swept)| {
+                (swept.switched_off || !swept.started) && world.get::<Collider>(*e).is_some()
+            })
             .map(|(e, _)| *e)
             .collect();
-        world.insert_resource(SwitchedOff(off));
+        world.insert_resource(Pending(pending));
         put_back::<_, KinematicCharacter>(world, &self.characters);
         put_back::<_, CollidingEntities>(world, &self.colliding);
         world.insert_resource(self.contacts.clone());

@@ -72,13 +72,15 @@ fn switch_off(mut world: DeferredWorld, context: HookContext) {
     if let Some(mut swept) = world.get_mut::<SweptPath>(entity) {
         swept.switched_off = true;
     }
-    if let Some(mut off) = world.get_resource_mut::<SwitchedOff>() {
+    if let Some(mut off) = world.get_resource_mut::<Pending>() {
         off.0.insert(entity);
     }
 }
 
-/// The colliders whose [`SweptPath`] says they were switched off: the prepare phase looks
-/// at these (not at every collider) for those switched on again. Rebuilt from the records by
-/// a [`SweepState`](crate::SweepState) restore.
+/// The colliders the prepare phase looks at besides the new, changed and teleported ones:
+/// those whose [`SweptPath`] says they were switched off (for being switched on again), and
+/// those restored from a state saved before their motion had a start (to start where they
+/// are, as new colliders do). Rebuilt from the records by a
+/// [`SweepState`](crate::SweepState) restore.
 #[derive(Resource, Default)]
-pub(crate) struct SwitchedOff(pub(crate) EntityHashSet);
+pub(crate) struct Pending(pub(crate) EntityHashSet);

@@ -11,7 +11,7 @@ mod response;
 pub use body::{Body, CollidingEntities};
 pub use collider::Collider;
 pub use disabled::ColliderDisabled;
-pub(crate) use disabled::SwitchedOff;
+pub(crate) use disabled::Pending;
 pub use layers::{CollisionLayer, CollisionLayers, LayerMask};
 pub use motion::{AngularVelocity, SweptPath, Teleport, Velocity};
 pub use response::{CharacterState, KinematicCharacter, OneWay, Response, Sensor};

@@ -74,6 +74,12 @@ pub struct SweptPath {
     /// collider): it is not the continuation of the last tick's.
     #[reflect(ignore)]
     pub(crate) fresh: bool,
+    /// The collider's motion has had a start since it was spawned (a fresh start in the
+    /// prepare phase, or a sweep). A record restored from before that (a state saved
+    /// before the collider's first tick, as netcode's first frame is) starts it where it is
+    /// at the next prepare phase, as a new collider starts.
+    #[reflect(ignore)]
+    pub(crate) started: bool,
     /// How many ticks in a row (up to 2) the collider's motion was still.
     #[reflect(ignore)]
     pub(crate) still_for: u8,

@@ -268,6 +268,7 @@ fn gather_one(
 ) {
     let swept = swept.into_inner();
     swept.restored = false;
+    swept.started = true;
     // Switched on again without the prepare phase seeing it (a record restored as off onto
     // a collider that is on): it starts afresh where it is.
     if swept.switched_off {

@@ -4,7 +4,7 @@
 //! Writes: the start of their motion in [`SweptPath`] (a fresh start where they are now);
 //! transforms moved by their velocities; [`SweepStats::prepare_time`].
 
-use crate::plugin::components::SwitchedOff;
+use crate::plugin::components::Pending;
 use crate::plugin::components::placement::world_plane;
 use crate::plugin::{
     AngularVelocity, Collider, ColliderDisabled, KinematicCharacter, SweepStats, SweptPath,
@@ -29,18 +29,25 @@ pub(crate) fn prepare(
         >,
         Query<(&mut SweptPath, Has<ColliderDisabled>), With<Collider>>,
     )>,
-    mut switched: ResMut<SwitchedOff>,
+    mut pending: ResMut<Pending>,
     transforms: Query<(&Transform, Option<&ChildOf>)>,
     mut stats: ResMut<SweepStats>,
 ) {
     let began = Instant::now();
-    // Switched on again since the last tick: it starts afresh where it is, as a teleported
-    // collider does (its record says it was off; the marker's removal changed nothing).
+    // Restored from before its motion had a start: it starts where it is, as a new
+    // collider does. Switched on again since the last tick: it starts afresh where it is,
+    // as a teleported collider does (its record says it was off; the marker's removal
+    // changed nothing). Still off: looked at again next tick.
     let mut records = queries.p1();
-    switched.0.retain(|&entity| {
+    pending.0.retain(|&entity| {
         let Ok((mut swept, off)) = records.get_mut(entity) else {
             return false;
         };
+        if !swept.started {
+            swept.previous_world = world_plane(entity, &transforms).ok().map(Into::into);
+            swept.fresh = true;
+            swept.started = true;
+        }
         if off {
             return true;
         }
@@ -74,11 +81,12 @@ pub(crate) fn prepare(
         // gather decides whether it can. A collider written again, as a rollback does, is no
         // new one: nothing here depends on whether it was, so that a replay sweeps what the
         // first run swept.)
-        // (A restored motion goes on, even on a collider just spawned; the gather clears the
-        // flag.)
+        // (A restored motion goes on, even on a collider just spawned, and one restored from
+        // before it had a start was started above; the gather clears the flag.)
         if teleport || (collider.is_added() && !swept.restored) {
             swept.previous_world = world_plane(entity, &transforms).ok().map(Into::into);
             swept.fresh = true;
+            swept.started = true;
         }
     }
     stats.prepare_time = began.elapsed();
