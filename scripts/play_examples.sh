@@ -364,6 +364,74 @@ drag 900 150 1060 600 # the end handle (world 260, 210) to the bottom right
 drag 220 520 300 200   # the start handle (world -420, -160) to the upper left
 finish segment_vs_rect
 echo "segment_vs_rect: ran and was dragged"
+
+# netplay, rollback netcode with bevy_ggrs. First its sync test in a window, played with the
+# keyboard (both players get the same keys): throw, run right and jump, run back left while
+# throwing. Every frame is rolled back 7 frames and re-simulated; a checksum mismatch is
+# logged as an error and ends the game. The game quits once frame 900 is done, with a
+# summary line. (A player with its back to a wall or a step cannot throw: no room.)
+EXAMPLE_SECONDS=150 EXAMPLE_SCREENSHOTS="12:$OUT/netplay.png" RUST_LOG=info \
+    "$BIN/netplay" --synctest --frames 900 >"$log" 2>&1 &
+demo=$!
+wid=$(timeout 60 xdotool search --sync --onlyvisible --name netplay | head -1)
+sleep 3
+xdotool windowfocus "$wid" 2>/dev/null || true
+xdotool keydown --window "$wid" f
+sleep 1.5
+xdotool keyup --window "$wid" f
+xdotool keydown --window "$wid" d
+for i in 1 2 3 4 5; do
+    xdotool key --window "$wid" space
+    sleep 1
+done
+xdotool keyup --window "$wid" d
+xdotool keydown --window "$wid" a
+for i in 1 2 3; do
+    xdotool keydown --window "$wid" f
+    sleep 0.8
+    xdotool keyup --window "$wid" f
+    xdotool key --window "$wid" space
+    sleep 0.5
+done
+xdotool keyup --window "$wid" a
+finish netplay
+summary=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "netplay: frame .*" | tail -1 || true)
+echo "netplay --synctest: ${summary:-no summary}"
+if ! echo "$summary" | grep -qE "frame 900 checksum [0-9a-f]+; .*balls thrown [1-9][0-9]*, .*escaped 0, .* [1-9][0-9]* rollbacks"; then
+    echo "FAIL: netplay's sync test should reach frame 900, with balls thrown (none escaping) and rollbacks"
+    exit 1
+fi
+# Then two processes on 127.0.0.1 in a P2P session over UDP, played by bots, with input
+# delay 0 (every change of the other's input is predicted wrong and rolled back). bevy_ggrs
+# checks their checksums against each other every 10 frames (a desync ends a game with an
+# error); here both must end on frame 1,200 with the same checksum.
+peer_log=$(mktemp)
+timeout 300 "$BIN/netplay" --local-port 7301 --remote 127.0.0.1:7302 --player 0 --bot --headless \
+    --input-delay 0 --frames 1200 >"$peer_log" 2>&1 &
+peer=$!
+timeout 300 "$BIN/netplay" --local-port 7302 --remote 127.0.0.1:7301 --player 1 --bot \
+    --headless --input-delay 0 --frames 1200 >"$log" 2>&1 && status=0 || status=$?
+wait "$peer" && peer_status=0 || peer_status=$?
+if [ "$status" -ne 0 ] || [ "$peer_status" -ne 0 ]; then
+    tail -3 "$log" "$peer_log"
+    echo "FAIL: a netplay peer exited with $status / $peer_status"
+    exit 1
+fi
+check_errors "netplay (player 1)"
+mine=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "netplay: frame 1200 checksum .*" || true)
+cp "$peer_log" "$log" && rm -f "$peer_log"
+check_errors "netplay (player 0)"
+theirs=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "netplay: frame 1200 checksum .*" || true)
+echo "netplay player 0: ${theirs:-no summary}"
+echo "netplay player 1: ${mine:-no summary}"
+if [ -z "$mine" ] || [ "${mine%%;*}" != "${theirs%%;*}" ]; then
+    echo "FAIL: the netplay peers should end frame 1200 with the same checksum"
+    exit 1
+fi
+if ! echo "$mine $theirs" | grep -qE "[1-9][0-9]* rollbacks"; then
+    echo "FAIL: with input delay 0 the netplay peers should have rolled back"
+    exit 1
+fi
 # Screenshots are committed: fewer colours keep them small without blurring text.
 mogrify -strip -colors 128 "$OUT"/*.png
 ls -la "$OUT"

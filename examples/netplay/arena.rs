@@ -6,8 +6,8 @@
 
 use bevy::math::Vec2;
 use bevy::prelude::*;
+use bevy_ggrs::RollbackFrameCount;
 use bevy_ggrs::prelude::*;
-use bevy_ggrs::{LocalInputs, LocalPlayers, RollbackFrameCount};
 use bevy_sweep::prelude::*;
 use core::hash::{Hash, Hasher};
 
@@ -58,12 +58,14 @@ pub struct Door;
 #[require(Rollback)]
 pub struct Coin;
 
-/// What the game counts: each player's coins, balls thrown and gone, the door's switches.
-#[derive(Resource, Clone, Copy, Debug, Default, Hash)]
+/// What the game counts: each player's coins, balls thrown and gone, balls found outside the
+/// arena (none should be), the door's switches.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Tally {
     pub coins: [u32; 2],
     pub thrown: u32,
     pub gone: u32,
+    pub escaped: u32,
     pub switches: u32,
 }
 
@@ -191,12 +193,15 @@ fn run_and_jump(
     }
 }
 
-/// Throws a bouncing ball where a player faces (at most one a player every 12 frames).
+/// Throws a bouncing ball where a player faces (at most one a player every 12 frames), if
+/// there is room for it there: a player with its back to a wall has none (a ball spawned
+/// inside the wall would leave it on the far side, as nothing it enters stops it).
 fn throw(
     mut commands: Commands,
     inputs: Res<PlayerInputs<Config>>,
     frame: Res<RollbackFrameCount>,
     players: Query<(&Player, &Transform)>,
+    query: SweepQuery,
     mut tally: ResMut<Tally>,
 ) {
     // In the players' order, so that the balls are spawned in the same order on every peer.
@@ -208,11 +213,19 @@ fn throw(
         }
         let facing = f32::from(player.facing);
         let at = transform.translation.truncate() + Vec2::new(facing * 24.0, 10.0);
+        let ball = Collider::circle(5.0);
+        if query.any_hit(
+            &ball,
+            Isometry2d::from_translation(at),
+            &QueryFilter::default(),
+        ) {
+            continue;
+        }
         commands.spawn((
             Ball {
                 until: frame.0 + BALL_FRAMES,
             },
-            Collider::circle(5.0),
+            ball,
             Transform::from_translation(at.extend(0.0)),
             Velocity(Vec2::new(facing * BALL_SPEED, 300.0)),
             Response::Bounce { restitution: 0.9 },
@@ -222,16 +235,19 @@ fn throw(
 }
 
 /// Despawns the balls whose time is up (with a plain `despawn`).
+/// A ball outside the walls escaped: it is counted and despawned too.
 fn expire(
     mut commands: Commands,
     frame: Res<RollbackFrameCount>,
-    balls: Query<(Entity, &Ball)>,
+    balls: Query<(Entity, &Ball, &Transform)>,
     mut tally: ResMut<Tally>,
 ) {
-    for (entity, ball) in &balls {
-        if frame.0 >= ball.until {
+    for (entity, ball, transform) in &balls {
+        let outside = transform.translation.truncate().abs().cmpgt(HALF).any();
+        if frame.0 >= ball.until || outside {
             commands.entity(entity).despawn();
             tally.gone += 1;
+            tally.escaped += u32::from(outside);
         }
     }
 }
@@ -284,35 +300,19 @@ fn coins(
 }
 
 /// A scripted player for tests and unattended runs: runs back and forth, jumps and throws,
-/// from the frame number alone.
-pub fn bot_input(handle: usize, frame: u32) -> u8 {
-    let phase = frame / 45 + handle as u32;
+/// from the frame number alone. `seed` changes how long it runs each way, when it jumps and
+/// when it throws (seed 0: turns every 45 frames, jumps every 50, throws half of every 30).
+pub fn bot_input(handle: usize, frame: u32, seed: u32) -> u8 {
+    let handle = handle as u32;
+    let turn = 45 + 7 * (seed % 4);
+    let phase = frame.wrapping_add(13 * seed) / turn + handle;
     let mut input = if phase.is_multiple_of(2) { RIGHT } else { LEFT };
-    if frame.wrapping_add(17 * handle as u32) % 50 < 2 {
+    let hop = 50 + 10 * (seed % 3);
+    if frame.wrapping_add(17 * handle + 5 * seed) % hop < 2 {
         input |= JUMP;
     }
-    if frame % 30 < 15 {
+    if frame.wrapping_add(3 * seed) % 30 < 15 {
         input |= THROW;
     }
     input
-}
-
-/// How many times the bots have been asked (a frame count of the real frames, outside the
-/// rollback).
-#[derive(Resource, Default)]
-pub struct BotClock(pub u32);
-
-/// Reads the bots' inputs for the local players (in `ReadInputs`).
-pub fn read_bot_inputs(
-    mut commands: Commands,
-    players: Res<LocalPlayers>,
-    mut clock: ResMut<BotClock>,
-) {
-    let inputs = players
-        .0
-        .iter()
-        .map(|&handle| (handle, bot_input(handle, clock.0)))
-        .collect();
-    clock.0 += 1;
-    commands.insert_resource(LocalInputs::<Config>(inputs));
 }
