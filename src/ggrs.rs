@@ -7,17 +7,59 @@
 //! must go back with the rest of the world, or the re-simulated ticks send other events.
 //! [`SweepRollbackPlugin`] does that in one line:
 //!
-//! ```no_run
+//! ```
 //! use bevy::prelude::*;
 //! use bevy_ggrs::prelude::*;
 //! use bevy_sweep::prelude::*;
+//! # use bevy_ggrs::{LocalInputs, LocalPlayers, ReadInputs};
+//! # use bevy_ggrs::ggrs::{PlayerType, SessionBuilder};
 //!
 //! type Config = GgrsConfig<u8>;
 //!
-//! App::new()
-//!     .add_plugins((DefaultPlugins, GgrsPlugin::<Config>::default()))
+//! #[derive(Component, Clone, Copy)]
+//! struct Player(usize);
+//!
+//! fn move_players(inputs: Res<PlayerInputs<Config>>, mut players: Query<(&Player, &mut Velocity)>) {
+//!     for (player, mut velocity) in &mut players {
+//!         velocity.0.x = if inputs[player.0].0 & 1 != 0 { 200.0 } else { 0.0 };
+//!     }
+//! }
+//!
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, GgrsPlugin::<Config>::default())) // DefaultPlugins in a game
 //!     .add_plugins(SweepRollbackPlugin::default()) // instead of SweepPlugin
-//!     .rollback_component_with_clone::<Transform>(); // the game's own state, as always
+//!     // The game's own state, as bevy_ggrs asks: Transform and its components.
+//!     .rollback_component_with_clone::<Transform>()
+//!     .rollback_component_with_copy::<Player>()
+//!     .add_systems(Startup, spawn)
+//!     .add_systems(GgrsSchedule, move_players.before(SweepSystems::Prepare));
+//! # app.add_systems(ReadInputs, |mut commands: Commands, players: Res<LocalPlayers>| {
+//! #     let inputs = players.0.iter().map(|&handle| (handle, 1)).collect();
+//! #     commands.insert_resource(LocalInputs::<Config>(inputs));
+//! # });
+//! # let session = SessionBuilder::<Config>::new()
+//! #     .with_check_distance(2)
+//! #     .add_player(PlayerType::Local, 0).unwrap()
+//! #     .add_player(PlayerType::Local, 1).unwrap()
+//! #     .start_synctest_session().unwrap();
+//! # app.insert_resource(Session::SyncTest(session)).insert_resource(
+//! #     bevy::time::TimeUpdateStrategy::ManualDuration(core::time::Duration::from_secs_f64(1.0 / 60.0)),
+//! # );
+//!
+//! fn spawn(mut commands: Commands) {
+//!     for (handle, x) in [(0, -50.0), (1, 50.0)] {
+//!         let at = Transform::from_xyz(x, 0.0, 0.0);
+//!         // Rolled back (bevy_ggrs's `Rollback`), and despawned with a plain despawn().
+//!         commands.spawn((Player(handle), Collider::circle(8.0), Velocity::default(), at, Rollback));
+//!     }
+//! }
+//! # for _ in 0..30 {
+//! #     app.update();
+//! # }
+//! # let mut players = app.world_mut().query::<(&Player, &Transform)>();
+//! # for (player, transform) in players.iter(app.world()) {
+//! #     assert!(transform.translation.x > if player.0 == 0 { -50.0 } else { 50.0 });
+//! # }
 //! ```
 //!
 //! What it does:

@@ -26,9 +26,13 @@ use bevy::ecs::prelude::*;
 ///
 /// Your own components ([`Transform`](bevy::transform::components::Transform),
 /// [`Velocity`](super::Velocity), [`Collider`], …) are yours to save and
-/// restore, before this state, and the same entities must exist when you restore, with the
-/// same `Entity` ids (despawn the ones spawned since; a collider despawned since must come
-/// back as the same entity, which rollback crates take care of).
+/// restore, before or after this state. The state names colliders by `Entity`: when you
+/// restore, the entities it names must exist (despawn the ones spawned since). Rollback
+/// crates differ here: `bevy_ggrs` brings a despawned entity back under a **new** `Entity`
+/// id and gives a map from the old ids to the new ones; pass the state through
+/// [`mapped`](Self::mapped) with that map before restoring it (a record naming an entity
+/// that no longer is a collider is left out). With `bevy_ggrs`, the `ggrs` feature's
+/// `SweepRollbackPlugin` does all of this.
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -195,8 +199,9 @@ impl SweepState {
 
     /// Puts the sweep back as it was when this state was saved. Restore your own components
     /// to the same moment (before or after: inserting or removing a
-    /// [`ColliderDisabled`](super::ColliderDisabled) changes nothing this restores), with the
-    /// same `Entity` ids: the state names entities and does not map them.
+    /// [`ColliderDisabled`](super::ColliderDisabled) changes nothing this restores). The
+    /// state names entities and does not map them: for entities brought back under new ids,
+    /// restore [`mapped`](Self::mapped) first.
     pub fn restore(&self, world: &mut World) {
         // Onto the entities that are still what they were: a collider's record on a
         // collider, a character's state on a character, the colliding entities where they
