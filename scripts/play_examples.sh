@@ -404,7 +404,7 @@ fi
 # Then two processes on 127.0.0.1 in a P2P session over UDP, played by bots, with input
 # delay 0 (every change of the other's input is predicted wrong and rolled back). bevy_ggrs
 # checks their checksums against each other every 10 frames (a desync ends a game with an
-# error); here both must end on frame 1,200 with the same checksum.
+# error); here both must end on frame 1,200 with the same checksum and tally.
 peer_log=$(mktemp)
 timeout 300 "$BIN/netplay" --local-port 7301 --remote 127.0.0.1:7302 --player 0 --bot --headless \
     --input-delay 0 --frames 1200 >"$peer_log" 2>&1 &
@@ -424,12 +424,22 @@ check_errors "netplay (player 0)"
 theirs=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "netplay: frame 1200 checksum .*" || true)
 echo "netplay player 0: ${theirs:-no summary}"
 echo "netplay player 1: ${mine:-no summary}"
-if [ -z "$mine" ] || [ "${mine%%;*}" != "${theirs%%;*}" ]; then
+if [ -z "$mine" ] || [ "${mine%% times;*}" != "${theirs%% times;*}" ]; then
     echo "FAIL: the netplay peers should end frame 1200 with the same checksum"
     exit 1
 fi
 if ! echo "$mine $theirs" | grep -qE "[1-9][0-9]* rollbacks"; then
     echo "FAIL: with input delay 0 the netplay peers should have rolled back"
+    exit 1
+fi
+# The bots play by the frame number: the same game in a sync test of one process ends frame
+# 1,200 on the same checksum and tally.
+timeout 300 "$BIN/netplay" --synctest --bot --headless --frames 1200 >"$log" 2>&1 || true
+check_errors "netplay --synctest --bot"
+alone=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "netplay: frame 1200 checksum .*" || true)
+echo "netplay --synctest --bot: ${alone:-no summary}"
+if [ -z "$alone" ] || [ "${alone%% times;*}" != "${mine%% times;*}" ]; then
+    echo "FAIL: the sync test should end frame 1200 as the two peers did"
     exit 1
 fi
 # Screenshots are committed: fewer colours keep them small without blurring text.

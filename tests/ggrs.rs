@@ -43,26 +43,22 @@ const CHECK_DISTANCE: usize = 7;
 /// The frames each run plays.
 const FRAMES: usize = 1_200;
 
-/// How many times the bots have been asked (real frames, outside the rollback), and their
-/// script's seed.
+/// The bots' script (its seed).
 #[derive(Resource, Default)]
-struct BotClock {
-    frame: u32,
-    seed: u32,
-}
+struct BotSeed(u32);
 
 /// The scripted players' inputs (in `ReadInputs`).
 fn read_bot_inputs(
     mut commands: Commands,
     players: Res<LocalPlayers>,
-    mut clock: ResMut<BotClock>,
+    frame: Res<RollbackFrameCount>,
+    seed: Res<BotSeed>,
 ) {
     let inputs = players
         .0
         .iter()
-        .map(|&handle| (handle, bot_input(handle, clock.frame, clock.seed)))
+        .map(|&handle| (handle, bot_input(handle, frame.0.max(0) as u32, seed.0)))
         .collect();
-    clock.frame += 1;
     commands.insert_resource(LocalInputs::<Config>(inputs));
 }
 
@@ -95,7 +91,7 @@ fn game_app(session: Session<Config>, sweep: impl Plugin) -> App {
         )))
         .add_plugins(GgrsPlugin::<Config>::default())
         .insert_resource(session)
-        .init_resource::<BotClock>()
+        .init_resource::<BotSeed>()
         .init_resource::<Mismatches>()
         .init_resource::<Checksums>()
         .add_systems(ReadInputs, read_bot_inputs)
@@ -194,7 +190,7 @@ fn the_arena_passes_bevy_ggrs_sync_test_on_one_and_four_threads() {
 fn other_scripts_pass_the_sync_test_too() {
     for seed in 1..=2 {
         let mut app = synctest_app(SweepRollbackPlugin::default());
-        app.insert_resource(BotClock { frame: 0, seed });
+        app.insert_resource(BotSeed(seed));
         let (mismatches, checksum, tally) = play(app);
         assert!(
             mismatches.is_empty(),
@@ -313,6 +309,8 @@ struct P2pRun {
     rollbacks: [u32; 2],
     desync_reported: bool,
     tallies: [Tally; 2],
+    /// The first peer's checksums of the frames both confirmed.
+    confirmed: BTreeMap<i32, u128>,
 }
 
 /// Two peers (one player each, input delay 0, desync detection every frame) over a
@@ -378,12 +376,15 @@ fn play_p2p<P: Plugin>(sweep: impl Fn() -> P, frames: i32) -> P2pRun {
         rollbacks: [a.rollbacks, b.rollbacks],
         desync_reported,
         tallies: [0, 1].map(|i| *peers[i].world().resource::<Tally>()),
+        confirmed: a.frames.range(..=frames).map(|(f, c)| (*f, *c)).collect(),
     }
 }
 
 /// Two peers over a slow wire, with input delay 0: each predicts the other's inputs and
 /// rolls back when a prediction was wrong, dozens of times. Every frame both confirmed has
-/// the same checksum on both, and `bevy_ggrs`'s own desync detection finds nothing.
+/// the same checksum on both, and `bevy_ggrs`'s own desync detection finds nothing. The
+/// bots play by the frame number, so it is the game a sync test plays: the same checksum at
+/// every frame there too.
 #[test]
 fn two_peers_roll_back_and_agree_on_every_frame() {
     let frames = 600;
@@ -407,6 +408,21 @@ fn two_peers_roll_back_and_agree_on_every_frame() {
     assert_eq!(run.tallies[0], run.tallies[1]);
     assert!(run.tallies[0].thrown > 20, "{:?}", run.tallies[0]);
     assert_eq!(run.tallies[0].escaped, 0, "{:?}", run.tallies[0]);
+    let mut alone = synctest_app(SweepRollbackPlugin::default());
+    while alone.world().resource::<RollbackFrameCount>().0 <= frames {
+        alone.update();
+    }
+    let reference = &alone.world().resource::<Checksums>().frames;
+    let other: Vec<i32> = run
+        .confirmed
+        .iter()
+        .filter(|(frame, checksum)| reference.get(frame) != Some(checksum))
+        .map(|(frame, _)| *frame)
+        .collect();
+    assert!(
+        other.is_empty(),
+        "the sync test's checksums differ at {other:?}"
+    );
 }
 
 /// The same with a plain `SweepPlugin` in `GgrsSchedule`: the peers part ways, and both the

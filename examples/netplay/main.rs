@@ -204,7 +204,7 @@ fn read_inputs(
     options: Res<Options>,
     keys: Option<Res<ButtonInput<KeyCode>>>,
     mouse: Option<Res<ButtonInput<MouseButton>>>,
-    mut clock: Local<u32>,
+    frame: Res<RollbackFrameCount>,
 ) {
     let pressed = |codes: &[KeyCode]| {
         keys.as_ref()
@@ -213,7 +213,7 @@ fn read_inputs(
     let mut inputs = HashMap::new();
     for &handle in &players.0 {
         let input = if options.bot {
-            bot_input(handle, *clock, options.seed)
+            bot_input(handle, frame.0.max(0) as u32, options.seed)
         } else {
             let mut input = 0;
             if pressed(&[KeyCode::KeyA, KeyCode::ArrowLeft]) {
@@ -234,16 +234,15 @@ fn read_inputs(
         };
         inputs.insert(handle, input);
     }
-    *clock += 1;
     commands.insert_resource(LocalInputs::<Config>(inputs));
 }
 
-/// Each frame's checksum, as last computed (a re-simulated frame's replaces the first), and
-/// how often the session rolled back and simulated frames: what is simulated beyond the last
-/// frame was simulated again after a rollback. (Not rolled back itself.)
+/// Each frame's checksum and tally, as last saved (a re-simulated frame's replace the
+/// first), and how often the session rolled back and simulated frames: what is simulated
+/// beyond the last frame was simulated again after a rollback. (Not rolled back itself.)
 #[derive(Resource, Default)]
 struct Checksums {
-    frames: BTreeMap<i32, u128>,
+    frames: BTreeMap<i32, (u128, Tally)>,
     rollbacks: u32,
     simulated: u32,
 }
@@ -251,9 +250,10 @@ struct Checksums {
 fn keep_checksum(
     frame: Res<RollbackFrameCount>,
     checksum: Res<Checksum>,
+    tally: Res<Tally>,
     mut checksums: ResMut<Checksums>,
 ) {
-    checksums.frames.insert(frame.0, checksum.0);
+    checksums.frames.insert(frame.0, (checksum.0, *tally));
 }
 
 /// Logs the session's events; a desync between the peers ends the game with an error.
@@ -275,13 +275,14 @@ fn watch_session(mut session: ResMut<Session<Config>>) {
 }
 
 /// With `--frames N`: once frame `N` is confirmed (every peer's inputs for it are in, so it
-/// is never re-simulated again), prints its checksum and the tally, and quits.
+/// is never re-simulated again), prints its checksum and the tally at that frame, and quits.
+/// The bots play by the frame number, so the same seed gives the same line on both peers,
+/// and (with input delay 0) in a sync test too.
 fn finish(
     options: Res<Options>,
     frame: Res<RollbackFrameCount>,
     confirmed: Res<ConfirmedFrameCount>,
     checksums: Res<Checksums>,
-    tally: Res<Tally>,
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(last) = options.frames else {
@@ -296,7 +297,7 @@ fn finish(
     if !done {
         return;
     }
-    let Some(checksum) = checksums.frames.get(&last) else {
+    let Some((checksum, tally)) = checksums.frames.get(&last) else {
         return;
     };
     let again = checksums.simulated.saturating_sub(frame.0.max(0) as u32);
