@@ -368,37 +368,38 @@ echo "segment_vs_rect: ran and was dragged"
 # netplay, rollback netcode with bevy_ggrs. First its sync test in a window, played with the
 # keyboard (both players get the same keys): throw, run right and jump, run back left while
 # throwing. Every frame is rolled back 7 frames and re-simulated; a checksum mismatch is
-# logged as an error and ends the game. The game quits once frame 900 is done, with a
-# summary line. (A player with its back to a wall or a step cannot throw: no room.)
+# logged as an error and ends the game. The game quits once frame 1,200 is checked, with a
+# summary line. (A player with its back to a wall or a step cannot throw: no room. The keys
+# may outlast a fast game: a key sent to a window that is gone is no failure.)
 EXAMPLE_SECONDS=150 EXAMPLE_SCREENSHOTS="12:$OUT/netplay.png" RUST_LOG=info \
-    "$BIN/netplay" --synctest --frames 900 >"$log" 2>&1 &
+    "$BIN/netplay" --synctest --frames 1200 >"$log" 2>&1 &
 demo=$!
 wid=$(timeout 60 xdotool search --sync --onlyvisible --name netplay | head -1)
 sleep 3
 xdotool windowfocus "$wid" 2>/dev/null || true
-xdotool keydown --window "$wid" f
-sleep 1.5
-xdotool keyup --window "$wid" f
-xdotool keydown --window "$wid" d
-for i in 1 2 3 4 5; do
-    xdotool key --window "$wid" space
-    sleep 1
-done
-xdotool keyup --window "$wid" d
-xdotool keydown --window "$wid" a
-for i in 1 2 3; do
-    xdotool keydown --window "$wid" f
-    sleep 0.8
-    xdotool keyup --window "$wid" f
-    xdotool key --window "$wid" space
-    sleep 0.5
-done
-xdotool keyup --window "$wid" a
+# hold KEY SECONDS: a key held down long enough for a slow frame to see it.
+hold() { xdotool keydown --window "$wid" "$1" && sleep "$2" && xdotool keyup --window "$wid" "$1"; }
+{
+    hold f 1.5
+    xdotool keydown --window "$wid" d
+    for i in 1 2 3 4 5; do
+        hold space 0.3
+        sleep 0.7
+    done
+    xdotool keyup --window "$wid" d
+    xdotool keydown --window "$wid" a
+    for i in 1 2 3; do
+        hold f 0.8
+        hold space 0.3
+        sleep 0.2
+    done
+    xdotool keyup --window "$wid" a
+} 2>/dev/null || true
 finish netplay
 summary=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "netplay: frame .*" | tail -1 || true)
 echo "netplay --synctest: ${summary:-no summary}"
-if ! echo "$summary" | grep -qE "frame 900 checksum [0-9a-f]+; .*balls thrown [1-9][0-9]*, .*escaped 0, .* [1-9][0-9]* rollbacks"; then
-    echo "FAIL: netplay's sync test should reach frame 900, with balls thrown (none escaping) and rollbacks"
+if ! echo "$summary" | grep -qE "frame 1200 checksum [0-9a-f]+; .*balls thrown [1-9][0-9]*, .*escaped 0, .* [1-9][0-9]* rollbacks"; then
+    echo "FAIL: netplay's sync test should check frame 1200, with balls thrown (none escaping) and rollbacks"
     exit 1
 fi
 # Then two processes on 127.0.0.1 in a P2P session over UDP, played by bots, with input
@@ -409,8 +410,11 @@ peer_log=$(mktemp)
 timeout 300 "$BIN/netplay" --local-port 7301 --remote 127.0.0.1:7302 --player 0 --bot --headless \
     --input-delay 0 --frames 1200 >"$peer_log" 2>&1 &
 peer=$!
+trap 'kill "$game" "$demo" "$peer" 2>/dev/null || true; rm -f "$log" "$peer_log"' EXIT
 timeout 300 "$BIN/netplay" --local-port 7302 --remote 127.0.0.1:7301 --player 1 --bot \
     --headless --input-delay 0 --frames 1200 >"$log" 2>&1 && status=0 || status=$?
+# (A player 1 that failed leaves player 0 waiting for it.)
+if [ "$status" -ne 0 ]; then kill "$peer" 2>/dev/null || true; fi
 wait "$peer" && peer_status=0 || peer_status=$?
 if [ "$status" -ne 0 ] || [ "$peer_status" -ne 0 ]; then
     tail -3 "$log" "$peer_log"
@@ -428,8 +432,9 @@ if [ -z "$mine" ] || [ "${mine%% times;*}" != "${theirs%% times;*}" ]; then
     echo "FAIL: the netplay peers should end frame 1200 with the same checksum"
     exit 1
 fi
+# (Which peer rolls back depends on which runs ahead; one may not.)
 if ! echo "$mine $theirs" | grep -qE "[1-9][0-9]* rollbacks"; then
-    echo "FAIL: with input delay 0 the netplay peers should have rolled back"
+    echo "FAIL: with input delay 0 a netplay peer should have rolled back"
     exit 1
 fi
 # The bots play by the frame number: the same game in a sync test of one process ends frame

@@ -25,14 +25,14 @@ use bevy::ecs::prelude::*;
 /// changes no event.
 ///
 /// Your own components ([`Transform`](bevy::transform::components::Transform),
-/// [`Velocity`](super::Velocity), [`Collider`], …) are yours to save and
-/// restore, before or after this state. The state names colliders by `Entity`: when you
-/// restore, the entities it names must exist (despawn the ones spawned since). Rollback
-/// crates differ here: `bevy_ggrs` brings a despawned entity back under a **new** `Entity`
-/// id and gives a map from the old ids to the new ones; pass the state through
-/// [`mapped`](Self::mapped) with that map before restoring it (a record naming an entity
-/// that no longer is a collider is left out). With `bevy_ggrs`, the `ggrs` feature's
-/// `SweepRollbackPlugin` does all of this.
+/// [`Velocity`](super::Velocity), [`Collider`], …) are yours to save and restore, before
+/// this state or after it. The state names colliders by `Entity`, and a record naming no
+/// collider is left out: when you restore, the colliders it names must exist (spawn the ones
+/// despawned since before you restore it; despawn the ones spawned since). Rollback crates
+/// differ here: `bevy_ggrs` brings a despawned entity back under a **new** `Entity` id and
+/// gives a map from the old ids to the new ones; pass the state through
+/// [`mapped`](Self::mapped) with that map before restoring it. With `bevy_ggrs`, the `ggrs`
+/// feature's `SweepRollbackPlugin` does all of this.
 ///
 /// ```
 /// use bevy::prelude::*;

@@ -77,8 +77,10 @@ pub struct SweptPath {
     /// The collider's motion has had a start since it was spawned (a fresh start in the
     /// prepare phase, or a sweep). A record restored from before that (a state saved
     /// before the collider's first tick, as netcode's first frame is) starts it where it is
-    /// at the next prepare phase, as a new collider starts.
+    /// at the next prepare phase, as a new collider starts. (A state serialized before
+    /// the flag existed reads as started, as those states were restored.)
     #[reflect(ignore)]
+    #[cfg_attr(feature = "serialize", serde(default = "started_by_default"))]
     pub(crate) started: bool,
     /// How many ticks in a row (up to 2) the collider's motion was still.
     #[reflect(ignore)]
@@ -239,4 +241,10 @@ impl SweptPath {
                 .collect::<Vec<_>>()
         })
     }
+}
+
+/// What a serialized [`SweptPath`] without `started` reads as.
+#[cfg(feature = "serialize")]
+fn started_by_default() -> bool {
+    true
 }
