@@ -14,10 +14,13 @@
 //!
 //! Then the scenes shaped like games of `benches/support/scenes.rs`, which the avian2d
 //! comparison runs too: `bullet_hell` (10,000 colliders), `tilemap` (50,000 still tiles and
-//! 500 movers) and `still_walls` (10,000 colliders among still and sliding segments).
+//! 500 movers) and `still_walls` (10,000 colliders among still and sliding segments); and
+//! `level_per_tile` against `level_merged`: a 256 × 256 tile level (about 20,000 solid tiles)
+//! with 1,000 fast movers, one collider per tile or merged by `bevy_sweep::tiles`.
 //!
 //! Then `SweepQuery` (group `query`): all hits of a ray across the uniform arena and a first
-//! hit, and all hits of a laser along a row of 2,000 tiles.
+//! hit, and all hits of a laser along a row of 2,000 tiles. Then merging tile grids (group
+//! `tiles`): the level's grid, and 100,000 solid tiles in random blocks.
 //!
 //! `cargo bench --bench tick`. The per-collider time should stay about flat from 1,000 to
 //! 100,000 colliders (near-linear scaling). The compute pool gets every core the process may
@@ -218,6 +221,74 @@ fn scene_app(scene: &Scene) -> App {
     app
 }
 
+/// The process's resident memory now, in bytes (Linux; 0 elsewhere).
+fn resident_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * 4096)
+}
+
+/// Prints how much resident memory building a level's app took (a rough figure: the
+/// allocator keeps freed memory, and the app's own parts are in it too).
+#[expect(
+    clippy::print_stderr,
+    reason = "a bench reports what criterion does not measure on stderr"
+)]
+fn level_memory(name: &str, count: usize, before: u64) {
+    let grown = resident_bytes().saturating_sub(before);
+    eprintln!(
+        "tick/{name}/{count}: building the app took {:.1} MiB of resident memory",
+        grown as f64 / (1 << 20) as f64
+    );
+}
+
+/// Merging tile grids into rectangles (`TileGrid::merged`): the 256 × 256 level of the tick
+/// bench, and a 400 × 400 grid with 100,000 solid tiles in random blocks.
+fn tiles(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tiles");
+    group
+        .sample_size(20)
+        .warm_up_time(core::time::Duration::from_secs(1))
+        .measurement_time(core::time::Duration::from_secs(3));
+    let level = Scene::level_grid(SCENE_SEED);
+    group.throughput(Throughput::Elements(level.solid_count() as u64));
+    group.bench_function(BenchmarkId::new("merge_level", level.solid_count()), |b| {
+        b.iter(|| level.merged());
+    });
+    let mut rng = ChaCha8Rng::seed_from_u64(SCENE_SEED);
+    let mut big = bevy_sweep::tiles::TileGrid::new(400, 400).expect("a 400 × 400 grid");
+    while big.solid_count() < 100_000 {
+        let (w, h) = (rng.random_range(1..=12_u32), rng.random_range(1..=12_u32));
+        let (x0, y0) = (rng.random_range(0..400 - w), rng.random_range(0..400 - h));
+        for y in y0..y0 + h {
+            for x in x0..x0 + w {
+                big.set(UVec2::new(x, y), true);
+            }
+        }
+    }
+    group.throughput(Throughput::Elements(big.solid_count() as u64));
+    group.bench_function(BenchmarkId::new("merge_blocks", big.solid_count()), |b| {
+        b.iter(|| big.merged());
+    });
+    report_merge("level", &level);
+    report_merge("blocks", &big);
+    group.finish();
+}
+
+/// How many rectangles a grid merges into.
+#[expect(
+    clippy::print_stderr,
+    reason = "a bench reports what criterion does not measure on stderr"
+)]
+fn report_merge(name: &str, grid: &bevy_sweep::tiles::TileGrid) {
+    eprintln!(
+        "tiles/{name}: {} solid tiles merged into {} rectangles",
+        grid.solid_count(),
+        grid.merged().len()
+    );
+}
+
 /// Prints how busy the world is and the median time of each phase over 31 more ticks (the
 /// plugin's own [`SweepStats`]; the rest of `app.update()` is Bevy's and the bench's `wrap`).
 #[expect(
@@ -304,6 +375,26 @@ fn tick(c: &mut Criterion) {
         group.throughput(Throughput::Elements(count as u64));
         group.bench_function(BenchmarkId::new(name, count), |b| {
             let app = app.get_or_insert_with(|| scene_app(&scene));
+            b.iter(|| app.update());
+        });
+        if let Some(app) = &mut app {
+            report(name, count, app);
+        }
+    }
+    // A 256 × 256 tile level (about 20,000 solid tiles) with 1,000 fast movers: one collider
+    // per tile against the tiles merged into rectangles (`bevy_sweep::tiles`).
+    for merged in [false, true] {
+        let scene = Scene::level(merged, 1_000, SCENE_SEED);
+        let (name, count) = (scene.name, scene.specs.len());
+        let mut app = None;
+        group.throughput(Throughput::Elements(count as u64));
+        group.bench_function(BenchmarkId::new(name, count), |b| {
+            let app = app.get_or_insert_with(|| {
+                let before = resident_bytes();
+                let app = scene_app(&scene);
+                level_memory(name, count, before);
+                app
+            });
             b.iter(|| app.update());
         });
         if let Some(app) = &mut app {
@@ -484,6 +575,7 @@ fn benches() {
     let mut criterion = Criterion::default().configure_from_args();
     tick(&mut criterion);
     query(&mut criterion);
+    tiles(&mut criterion);
 }
 
 criterion_main!(benches);

@@ -58,6 +58,7 @@
 pub mod broad;
 pub mod geometry;
 pub mod narrow;
+pub mod tiles;
 
 /// The coordinate range the crate promises exact results in: every coordinate of every
 /// shape, and of every point of its motion in a tick, within `±2^24` (16,777,216) units of

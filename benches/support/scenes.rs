@@ -9,6 +9,9 @@
 //!   large boxes that drift without turning.
 //! - [`Scene::tilemap`]: a level of still tiles that touch their neighbours, and a few
 //!   hundred fast movers.
+//! - [`Scene::level`]: a 256 × 256 tile level (floors, hills, walls, platforms and blocks:
+//!   about 20,000 solid tiles) with fast movers, as one collider per tile or merged by
+//!   `bevy_sweep::tiles`.
 //! - [`Scene::still_walls`]: fast points and circles among still walls and sliding platforms
 //!   (segments that translate without turning).
 //! - [`Scene::turning`]: a scene with its boxes as turning rectangles and its segments as
@@ -273,6 +276,95 @@ impl Scene {
         }
         Self {
             name: "tilemap",
+            half,
+            specs,
+        }
+    }
+
+    /// The solid cells of a 256 × 256 platformer level (row 0 at the bottom), about 20,000
+    /// of them: hilly ground, two-cell floors every 32 rows with gaps, walls every 64
+    /// columns with doorways, and random blocks of 1–6 × 1–3 cells.
+    #[must_use]
+    pub fn level_grid(seed: u64) -> bevy_sweep::tiles::TileGrid {
+        const SIDE: u32 = 256;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x1e7e1);
+        let mut grid = bevy_sweep::tiles::TileGrid::from_fn(SIDE, SIDE, |c| {
+            let (x, y) = (c.x as f32, c.y);
+            let ground = 14.0 + 6.0 * (x / 17.0).sin() + 3.0 * (x / 5.0).cos();
+            let floor = y % 32 < 2 && y > 24 && (c.x + y) % 40 >= 7;
+            let wall = c.x % 64 < 2 && y % 32 >= 8;
+            (y as f32) < ground || floor || wall
+        })
+        .expect("a 256 × 256 grid");
+        while grid.solid_count() < 20_000 {
+            let (w, h) = (rng.random_range(1..=6), rng.random_range(1..=3));
+            let (x0, y0) = (rng.random_range(0..SIDE - w), rng.random_range(0..SIDE - h));
+            for y in y0..y0 + h {
+                for x in x0..x0 + w {
+                    grid.set(bevy::math::UVec2::new(x, y), true);
+                }
+            }
+        }
+        grid
+    }
+
+    /// [`level_grid`](Self::level_grid) as colliders (16-unit tiles, centred on the origin):
+    /// one box per tile, or (`merged`) one per rectangle of `TileGrid::merged`; and `movers`
+    /// fast points and circles (1,000–4,000 and 500–2,000 units/s) anywhere.
+    #[must_use]
+    pub fn level(merged: bool, movers: usize, seed: u64) -> Self {
+        const CELL: f32 = 16.0;
+        let grid = Self::level_grid(seed);
+        let half = grid.size().x as f32 * CELL / 2.0;
+        let rects: Vec<bevy::math::URect> = if merged {
+            grid.merged()
+        } else {
+            let size = grid.size();
+            (0..size.y)
+                .flat_map(|y| (0..size.x).map(move |x| bevy::math::UVec2::new(x, y)))
+                .filter(|&c| grid.is_solid(c))
+                .map(|c| bevy::math::URect::from_corners(c, c + 1))
+                .collect()
+        };
+        let mut specs: Vec<Spec> = rects
+            .iter()
+            .map(|r| {
+                let (min, max) = (r.min.as_vec2() * CELL, r.max.as_vec2() * CELL);
+                Spec {
+                    layers: Some((TERRAIN, MOVERS)),
+                    ..moving(
+                        Kind::Box {
+                            half_extents: (max - min) / 2.0,
+                        },
+                        (min + max) / 2.0 - half,
+                        Vec2::ZERO,
+                    )
+                }
+            })
+            .collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ movers as u64 ^ 0x1e7e1);
+        for i in 0..movers {
+            let position = Vec2::new(rng.random_range(-half..half), rng.random_range(-half..half));
+            let dir = direction(&mut rng);
+            let (kind, speed) = if i % 2 == 0 {
+                (Kind::Point, rng.random_range(1000.0..4000.0))
+            } else {
+                (
+                    Kind::Circle { radius: 4.0 },
+                    rng.random_range(500.0..2000.0),
+                )
+            };
+            specs.push(Spec {
+                layers: Some((MOVERS, TERRAIN | MOVERS)),
+                ..moving(kind, position, dir * speed)
+            });
+        }
+        Self {
+            name: if merged {
+                "level_merged"
+            } else {
+                "level_per_tile"
+            },
             half,
             specs,
         }

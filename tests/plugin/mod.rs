@@ -18,5 +18,6 @@ mod rules;
 mod seams;
 mod shapes;
 mod switching;
+mod tiles;
 mod translating;
 mod worlds;
