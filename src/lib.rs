@@ -126,6 +126,9 @@ pub mod debug;
 #[cfg(feature = "ggrs")]
 pub mod ggrs;
 
+#[cfg(feature = "tilemap")]
+pub mod tilemap;
+
 /// The README's examples, compiled and run as doc tests.
 #[cfg(all(doctest, feature = "plugin"))]
 #[doc = include_str!("../README.md")]
