@@ -365,6 +365,35 @@ drag 220 520 300 200   # the start handle (world -420, -160) to the upper left
 finish segment_vs_rect
 echo "segment_vs_rect: ran and was dragged"
 
+# tilemap: a bevy_ecs_tilemap level whose solid tiles are merged into few colliders; the hero
+# runs right (the real keyboard) up and down the steps until the game logs that it crossed.
+EXAMPLE_SECONDS=90 EXAMPLE_SCREENSHOTS="6:$OUT/tilemap.png" RUST_LOG=info \
+    "$BIN/tilemap" >"$log" 2>&1 &
+demo=$!
+wid=$(timeout 60 xdotool search --sync --onlyvisible --name tilemap | head -1)
+sleep 3
+xdotool windowfocus "$wid" 2>/dev/null || true
+xdotool keydown --window "$wid" Right
+for ((k = 0; k < 240; k++)); do
+    if log_has "crossed the level"; then break; fi
+    sleep 0.25
+done
+xdotool keyup --window "$wid" Right
+sleep 1
+kill "$demo" 2>/dev/null || true
+wait "$demo" || true
+if grep -q "panicked" "$log"; then
+    echo "FAIL: tilemap panicked"
+    exit 1
+fi
+check_errors tilemap
+merged=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "tilemap: [0-9]* solid tiles as [0-9]* colliders" | tail -1 || true)
+echo "${merged:-tilemap: no count}"
+if ! log_has "the hero crossed the level" || [ -z "$merged" ]; then
+    echo "FAIL: tilemap's hero should cross the level of merged tiles"
+    exit 1
+fi
+
 # netplay, rollback netcode with bevy_ggrs. First its sync test in a window, played with the
 # keyboard (both players get the same keys): throw, run right and jump, run back left while
 # throwing. Every frame is rolled back 7 frames and re-simulated; a checksum mismatch is
