@@ -48,6 +48,7 @@ use bevy::app::{App, Plugin, PostUpdate};
 use bevy::ecs::prelude::*;
 use bevy::math::Vec2;
 use bevy::platform::collections::HashSet;
+use bevy::reflect::prelude::*;
 use bevy_ecs_tilemap::prelude::{
     TileStorage, TilemapAnchor, TilemapGridSize, TilemapId, TilemapSize, TilemapTileSize,
     TilemapType,
@@ -55,12 +56,14 @@ use bevy_ecs_tilemap::prelude::{
 use bevy_ecs_tilemap::tiles::TilePos;
 
 /// A tile that is solid: the plugin merges it with its solid neighbours into a collider.
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Debug, Default, PartialEq, Clone)]
 pub struct SolidTile;
 
 /// A collider the plugin made from a tilemap's solid tiles (a child of the tilemap's
 /// entity): `0` is the tilemap. Despawned and made again when the tiles change.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Component, Debug, PartialEq, Clone)]
 pub struct TilemapCollider(pub Entity);
 
 /// Keeps each square `bevy_ecs_tilemap` tilemap's [`SolidTile`]s merged into few colliders.
@@ -70,7 +73,9 @@ pub struct TilemapCollidersPlugin;
 
 impl Plugin for TilemapCollidersPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(PostUpdate, build_tilemap_colliders);
+        app.register_type::<SolidTile>()
+            .register_type::<TilemapCollider>()
+            .add_systems(PostUpdate, build_tilemap_colliders);
     }
 }
 

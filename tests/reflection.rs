@@ -19,7 +19,7 @@ enum Kind {
 }
 
 /// Every `pub struct` and `pub enum` under `src/` that derives `Component` or `Resource`
-/// (with the `debug-draw` module only when that feature is on).
+/// (with the `debug-draw` and `tilemap` modules only when their features are on).
 fn public_components_and_resources() -> Vec<(String, Kind, PathBuf)> {
     let mut files = Vec::new();
     collect_rust_files(
@@ -28,7 +28,9 @@ fn public_components_and_resources() -> Vec<(String, Kind, PathBuf)> {
     );
     let mut found = Vec::new();
     for file in files {
-        if !cfg!(feature = "debug-draw") && file.ends_with("debug.rs") {
+        if !cfg!(feature = "debug-draw") && file.ends_with("debug.rs")
+            || !cfg!(feature = "tilemap") && file.ends_with("tilemap.rs")
+        {
             continue;
         }
         let text = std::fs::read_to_string(&file).expect("a readable source file");
@@ -100,6 +102,8 @@ fn registered() -> AppTypeRegistry {
     app.add_plugins((SweepPlugin::default(), SweepDiagnosticsPlugin));
     #[cfg(feature = "debug-draw")]
     app.add_plugins(SweepDebugPlugin);
+    #[cfg(feature = "tilemap")]
+    app.add_plugins(bevy_sweep::tilemap::TilemapCollidersPlugin);
     app.world().resource::<AppTypeRegistry>().clone()
 }
 
