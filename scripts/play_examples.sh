@@ -400,7 +400,7 @@ fi
 # logged as an error and ends the game. The game quits once frame 1,200 is checked, with a
 # summary line. (A player with its back to a wall or a step cannot throw: no room. The keys
 # may outlast a fast game: a key sent to a window that is gone is no failure.)
-EXAMPLE_SECONDS=150 EXAMPLE_SCREENSHOTS="12:$OUT/netplay.png" RUST_LOG=info \
+EXAMPLE_SECONDS=300 EXAMPLE_SCREENSHOTS="12:$OUT/netplay.png" RUST_LOG=info \
     "$BIN/netplay" --synctest --frames 1200 >"$log" 2>&1 &
 demo=$!
 wid=$(timeout 60 xdotool search --sync --onlyvisible --name netplay | head -1)
