@@ -37,11 +37,10 @@ mod oracle_check;
 #[path = "support/rules.rs"]
 mod rules;
 
-use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use bevy_sweep::prelude::*;
-use common::recording_app;
+use common::{recording_app, task_pools};
 use oracle_check::{Check, States, check_tick};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -78,24 +77,7 @@ fn app(threads: usize) -> App {
         ..default()
     };
     let threads = threads.max(1);
-    let exactly = |n: usize| TaskPoolThreadAssignmentPolicy {
-        min_threads: n,
-        max_threads: n,
-        percent: 1.0,
-        on_thread_spawn: None,
-        on_thread_destroy: None,
-    };
-    let task_pool_options = TaskPoolOptions {
-        min_total_threads: threads + 2,
-        max_total_threads: threads + 2,
-        io: exactly(1),
-        async_compute: exactly(1),
-        compute: exactly(threads),
-    };
-    recording_app((
-        MinimalPlugins.set(TaskPoolPlugin { task_pool_options }),
-        plugin,
-    ))
+    recording_app((MinimalPlugins.set(task_pools(threads)), plugin))
 }
 
 /// The scene and its churn, from one seed.

@@ -21,7 +21,6 @@ mod arena;
 mod common;
 
 use arena::{Config, Tally, add_arena, bot_input};
-use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_ggrs::ggrs::{DesyncDetection, Message, NonBlockingSocket};
@@ -70,22 +69,8 @@ struct Mismatches(Vec<i32>);
 /// with), stepped one `bevy_ggrs` frame per update; it keeps each frame's checksum and counts
 /// the rollbacks.
 fn game_app(session: Session<Config>, sweep: impl Plugin) -> App {
-    let exactly = |n: usize| TaskPoolThreadAssignmentPolicy {
-        min_threads: n,
-        max_threads: n,
-        percent: 1.0,
-        on_thread_spawn: None,
-        on_thread_destroy: None,
-    };
-    let task_pool_options = TaskPoolOptions {
-        min_total_threads: 6,
-        max_total_threads: 6,
-        io: exactly(1),
-        async_compute: exactly(1),
-        compute: exactly(4),
-    };
     let mut app = App::new();
-    app.add_plugins(MinimalPlugins.set(TaskPoolPlugin { task_pool_options }))
+    app.add_plugins(MinimalPlugins.set(common::task_pools(4)))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
             1.0 / arena::FPS as f64,
         )))

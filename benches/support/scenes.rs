@@ -118,6 +118,28 @@ fn moving(kind: Kind, position: Vec2, velocity: Vec2) -> Spec {
     }
 }
 
+/// `movers` fast movers anywhere in `[-half, half]²`, in turn points at 1,000–4,000 units/s
+/// and circles of radius 4 at 500–2,000 units/s, in random directions, on the movers' layer
+/// (the tile levels' movers).
+fn push_fast_movers(specs: &mut Vec<Spec>, movers: usize, half: f32, rng: &mut ChaCha8Rng) {
+    for i in 0..movers {
+        let position = Vec2::new(rng.random_range(-half..half), rng.random_range(-half..half));
+        let dir = direction(rng);
+        let (kind, speed) = if i % 2 == 0 {
+            (Kind::Point, rng.random_range(1000.0..4000.0))
+        } else {
+            (
+                Kind::Circle { radius: 4.0 },
+                rng.random_range(500.0..2000.0),
+            )
+        };
+        specs.push(Spec {
+            layers: Some((MOVERS, TERRAIN | MOVERS)),
+            ..moving(kind, position, dir * speed)
+        });
+    }
+}
+
 impl Scene {
     /// `count` colliders, 400 square units of arena each: a quarter each of points, segments
     /// of length 8 (turning at up to 3 rad/s), circles of radius 1–3 and boxes of half size
@@ -258,22 +280,7 @@ impl Scene {
                 });
             }
         }
-        for i in 0..movers {
-            let position = Vec2::new(rng.random_range(-half..half), rng.random_range(-half..half));
-            let dir = direction(&mut rng);
-            let (kind, speed) = if i % 2 == 0 {
-                (Kind::Point, rng.random_range(1000.0..4000.0))
-            } else {
-                (
-                    Kind::Circle { radius: 4.0 },
-                    rng.random_range(500.0..2000.0),
-                )
-            };
-            specs.push(Spec {
-                layers: Some((MOVERS, TERRAIN | MOVERS)),
-                ..moving(kind, position, dir * speed)
-            });
-        }
+        push_fast_movers(&mut specs, movers, half, &mut rng);
         Self {
             name: "tilemap",
             half,
@@ -343,22 +350,7 @@ impl Scene {
             })
             .collect();
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ movers as u64 ^ 0x1e7e1);
-        for i in 0..movers {
-            let position = Vec2::new(rng.random_range(-half..half), rng.random_range(-half..half));
-            let dir = direction(&mut rng);
-            let (kind, speed) = if i % 2 == 0 {
-                (Kind::Point, rng.random_range(1000.0..4000.0))
-            } else {
-                (
-                    Kind::Circle { radius: 4.0 },
-                    rng.random_range(500.0..2000.0),
-                )
-            };
-            specs.push(Spec {
-                layers: Some((MOVERS, TERRAIN | MOVERS)),
-                ..moving(kind, position, dir * speed)
-            });
-        }
+        push_fast_movers(&mut specs, movers, half, &mut rng);
         Self {
             name: if merged {
                 "level_merged"

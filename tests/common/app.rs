@@ -2,11 +2,33 @@
 //! that runs exactly one fixed tick per update and records its events, and the checks the
 //! tests make of what it reports.
 
-use bevy::app::Plugins;
+use bevy::app::{Plugins, TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
+/// Bevy's task pools with exactly `threads` compute threads (and one thread each for IO and
+/// async compute), whatever the machine's cores. The pools are global: the first app of a
+/// test binary sizes them for all.
+pub(crate) fn task_pools(threads: usize) -> TaskPoolPlugin {
+    let exactly = |n: usize| TaskPoolThreadAssignmentPolicy {
+        min_threads: n,
+        max_threads: n,
+        percent: 1.0,
+        on_thread_spawn: None,
+        on_thread_destroy: None,
+    };
+    TaskPoolPlugin {
+        task_pool_options: TaskPoolOptions {
+            min_total_threads: threads + 2,
+            max_total_threads: threads + 2,
+            io: exactly(1),
+            async_compute: exactly(1),
+            compute: exactly(threads),
+        },
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // A headless App that runs exactly one fixed tick per `tick()` and records the events.
 

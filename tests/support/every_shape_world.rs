@@ -570,23 +570,8 @@ pub(crate) const THREADS: usize = 4;
 /// a one-thread pool: the sweep splits no work when it may use one thread), and the
 /// characters' controller [`walk`]. Nothing is spawned yet.
 pub(crate) fn app(parallel: bool) -> App {
-    use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
-    let exactly = |n: usize| TaskPoolThreadAssignmentPolicy {
-        min_threads: n,
-        max_threads: n,
-        percent: 1.0,
-        on_thread_spawn: None,
-        on_thread_destroy: None,
-    };
-    let task_pool_options = TaskPoolOptions {
-        min_total_threads: THREADS + 2,
-        max_total_threads: THREADS + 2,
-        io: exactly(1),
-        async_compute: exactly(1),
-        compute: exactly(THREADS),
-    };
     let mut app = crate::common::recording_app((
-        MinimalPlugins.set(TaskPoolPlugin { task_pool_options }),
+        MinimalPlugins.set(crate::common::task_pools(THREADS)),
         SweepPlugin {
             parallel,
             ..default()
