@@ -92,7 +92,7 @@ pub mod components {
 /// Events and the contact state.
 #[cfg(feature = "plugin")]
 pub mod events {
-    pub use crate::narrow::Feature;
+    pub use crate::narrow::{Feature, PartFeature};
     pub use crate::plugin::{
         CollisionEvent, CollisionKind, Contact, Contacts, SkipReason, SkippedColliders, SweepStats,
     };

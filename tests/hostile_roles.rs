@@ -295,6 +295,14 @@ fn geo(collider: &Collider, m: DAffine2) -> Geo {
                 radius: 0.0,
             })
             .collect()),
+        Collider::Polygon { points, pieces } => Geo(pieces
+            .iter()
+            .map(|piece| Piece {
+                core: piece.iter().map(|&i| at(&points[i as usize])).collect(),
+                radius: 0.0,
+            })
+            .collect()),
+        Collider::Compound { .. } => unreachable!("not generated"),
     }
 }
 

@@ -206,6 +206,16 @@ fn placed(collider: Collider, center: Vec2, angle: f32) -> Placed {
                 })
                 .collect(),
         ),
+        Collider::Polygon { points, pieces } => Solid(
+            pieces
+                .iter()
+                .map(|piece| Convex {
+                    core: piece.iter().map(|&i| at(points[i as usize])).collect(),
+                    radius: 0.0,
+                })
+                .collect(),
+        ),
+        Collider::Compound { .. } => unreachable!("not generated"),
     };
     Placed {
         collider,

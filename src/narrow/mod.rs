@@ -74,6 +74,6 @@ pub use path::{ConvexShape, Shape, ShapePath};
 pub use penetration::{Penetration, penetration};
 #[cfg(feature = "plugin")]
 pub(crate) use witness::project;
-pub use witness::{Feature, Witness, witness};
+pub use witness::{Feature, PartFeature, Witness, witness};
 #[cfg(feature = "plugin")]
 pub(crate) use witness::{PathKey, as_convex, contact_normal, material_motion, ordered, path_key};

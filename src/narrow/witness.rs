@@ -56,6 +56,55 @@ pub enum Feature {
         /// Where along it, `0` at its first vertex.
         along: f32,
     },
+    /// The contact is on part `part` of a compound collider (numbered as the parts were
+    /// given), at `feature` of that part when the part has vertices and edges to name (a
+    /// rectangle, capsule, polygon or polyline).
+    Part {
+        /// Which part.
+        part: u32,
+        /// Where on the part.
+        feature: Option<PartFeature>,
+    },
+}
+
+/// Where on a compound's part a contact is: a vertex or an edge of the part, numbered as in
+/// the part's own [`Feature`]s.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "plugin", derive(bevy::reflect::Reflect))]
+#[cfg_attr(feature = "plugin", reflect(Debug, PartialEq, Clone))]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub enum PartFeature {
+    /// The contact is at the part's vertex `i`.
+    Vertex(u32),
+    /// The contact is inside the part's edge `index`, `along` of the way from its first
+    /// vertex to its second.
+    Edge {
+        /// The edge: from vertex `index` to the next.
+        index: u32,
+        /// Where along it, `0` at its first vertex.
+        along: f32,
+    },
+}
+
+impl PartFeature {
+    /// A part's own feature as a part's feature (`None` for a [`Feature::Part`]).
+    #[must_use]
+    pub fn of(feature: Feature) -> Option<Self> {
+        match feature {
+            Feature::Vertex(i) => Some(Self::Vertex(i)),
+            Feature::Edge { index, along } => Some(Self::Edge { index, along }),
+            Feature::Part { .. } => None,
+        }
+    }
+}
+
+impl From<PartFeature> for Feature {
+    fn from(feature: PartFeature) -> Self {
+        match feature {
+            PartFeature::Vertex(i) => Feature::Vertex(i),
+            PartFeature::Edge { index, along } => Feature::Edge { index, along },
+        }
+    }
 }
 
 impl Witness {
@@ -328,6 +377,8 @@ fn convex_witness(a: &ShapePath, b: &ShapePath, time: f32, separating: bool) -> 
         thin.then_some(match feature {
             Feature::Vertex(i) => i as f32,
             Feature::Edge { along, .. } => along,
+            // Not made here.
+            Feature::Part { .. } => 0.5,
         })
     };
     let feature = |path: &ShapePath, shape: &ConvexShape, feature: Feature| {

@@ -223,6 +223,7 @@ impl Plugin for SweepPlugin {
         .init_resource::<SkippedColliders>()
         .init_resource::<SweepStats>()
         .init_resource::<components::Pending>()
+        .init_resource::<components::Composites>()
         .init_resource::<gather::Motions>()
         .init_resource::<rest::RestingColliders>()
         .init_resource::<respond::Solids>()

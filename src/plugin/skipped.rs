@@ -39,15 +39,17 @@ pub enum SkipReason {
     NonFiniteVelocity,
     /// Its [`AngularVelocity`](crate::prelude::AngularVelocity) is not finite.
     NonFiniteAngularVelocity,
-    /// A point of its shape (a segment's or capsule's endpoint, a polyline point) is not
-    /// finite.
+    /// A point of its shape (a segment's or capsule's endpoint, a polyline or polygon point,
+    /// a compound part's pose) is not finite.
     NonFiniteShape,
     /// A segment whose two endpoints are equal.
     ZeroLengthSegment,
     /// A radius or half extent that is not a positive finite number.
     NonPositiveSize,
-    /// A polygon that is not 3 to 8 finite points in strictly convex position (build it with
-    /// [`Collider::convex_polygon`](crate::prelude::Collider::convex_polygon), which checks).
+    /// A convex polygon that is not 3 to 8 finite points in strictly convex position (build
+    /// it with [`Collider::convex_polygon`](crate::prelude::Collider::convex_polygon), which
+    /// checks), or a polygon whose pieces are not (build it with
+    /// [`Collider::polygon`](crate::prelude::Collider::polygon)).
     NotConvex,
     /// A polyline without an edge of positive length.
     NoEdge,
@@ -65,6 +67,14 @@ pub enum SkipReason {
     /// Its [`Response::Bounce`](crate::prelude::Response::Bounce) has a restitution outside
     /// `[0,` [`Response::MAX_RESTITUTION`](crate::prelude::Response::MAX_RESTITUTION)`]`.
     InvalidRestitution,
+    /// A compound without parts (build it with
+    /// [`Collider::compound`](crate::prelude::Collider::compound), which checks).
+    EmptyCompound,
+    /// A compound with a part that is itself a compound.
+    NestedCompound,
+    /// A shape of more than 2^24 − 1 elements (a polyline's edges, a polygon's pieces, a
+    /// compound's parts' elements).
+    TooManyElements,
 }
 
 impl core::fmt::Display for SkipReason {
@@ -94,6 +104,11 @@ impl core::fmt::Display for SkipReason {
                 "it is more than 1,024 levels below its root, or its ancestors form a cycle"
             }
             Self::InvalidRestitution => "its Response::Bounce restitution is outside [0, 1]",
+            Self::EmptyCompound => "its compound has no part",
+            Self::NestedCompound => "its compound has a part that is a compound",
+            Self::TooManyElements => {
+                "it has more than 2^24 - 1 edges, pieces or parts (one collider per element)"
+            }
         })
     }
 }

@@ -9,6 +9,7 @@ mod fresh;
 mod lifecycle;
 mod oracle;
 mod pairs;
+mod polygons;
 mod query;
 mod reflections;
 mod responders;

@@ -1,6 +1,7 @@
 //! No ghost collisions: a shape moving along a surface made of separate colliders that meet
 //! edge to edge (tiles, boxes of different sizes with level tops, polylines joined end to
-//! end, walls of stacked tiles) keeps its speed across every seam, for every shape, for
+//! end, walls of stacked tiles, the pieces of one concave polygon, the parts of one
+//! compound) keeps its speed across every seam, for every shape, for
 //! responders, characters and move-and-slide; each tile touched is still reported.
 
 use crate::common::*;
@@ -82,8 +83,32 @@ fn floors() -> Vec<(&'static str, Vec<(Collider, Vec2)>)> {
             )
         })
         .collect();
+    // One polygon whose top is flat, with a point every 16 units, and whose bottom is a
+    // saw: its pieces' diagonals end on the top, between seams of its own.
+    let mut outline: Vec<Vec2> = (0..=60)
+        .map(|i| {
+            v(
+                -48.0 + 16.0 * i as f32,
+                if i % 2 == 0 { -12.0 } else { -3.0 },
+            )
+        })
+        .collect();
+    outline.extend((0..=60).rev().map(|i| v(-48.0 + 16.0 * i as f32, 0.0)));
+    let polygon = vec![(Collider::polygon(&outline).unwrap(), Vec2::ZERO)];
+    // One compound of tiles side by side.
+    let parts: Vec<(Isometry2d, Collider)> = (0..60)
+        .map(|i| {
+            (
+                Isometry2d::from_xy(-40.0 + 16.0 * i as f32, -8.0),
+                Collider::rectangle(v(8.0, 8.0)),
+            )
+        })
+        .collect();
+    let compound = vec![(Collider::compound(&parts).unwrap(), Vec2::ZERO)];
     vec![
         ("boxes", tiles(Collider::aabb(v(8.0, 8.0)), 8.0)),
+        ("a polygon", polygon),
+        ("a compound", compound),
         (
             "oriented boxes",
             tiles(Collider::rectangle(v(8.0, 8.0)), 8.0),

@@ -428,6 +428,8 @@ pub(super) fn feature_normal(shape: &ConvexShape, feature: Feature) -> Option<Ve
             let i = i as usize;
             (edge((i + n - 1) % n)? + edge(i)?).try_normalize()
         }
+        // The witness names a polygon's own features only.
+        Feature::Part { .. } => None,
     }
 }
 
@@ -445,6 +447,7 @@ pub(super) fn feature_motion(moves: &[Vec2], feature: Feature) -> Vec2 {
                 Vec2::ZERO
             }
         }
+        Feature::Part { .. } => Vec2::ZERO,
     }
 }
 

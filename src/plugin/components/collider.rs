@@ -1,12 +1,16 @@
 //! [`Collider`]: the shapes, their checks, and where they lie in the world.
 
-use super::placement::{plane_of, plane_of_root};
+use super::placement::{plane_of, plane_of_isometry, plane_of_root};
+use super::polygon::decompose;
 use super::{CollisionLayers, SweptPath};
 use crate::geometry::robust::orient2d;
-use crate::narrow::{ConvexPath, ConvexShape, ConvexVertices, Shape, ShapePath};
+use crate::narrow::{
+    ConvexPath, ConvexShape, ConvexVertices, Feature, PartFeature, Shape, ShapePath,
+};
 use crate::plugin::SkipReason;
+use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::prelude::*;
-use bevy::math::{Affine2, Affine3A, Vec2};
+use bevy::math::{Affine2, Affine3A, Isometry2d, Vec2};
 use bevy::reflect::prelude::*;
 use bevy::transform::components::Transform;
 
@@ -22,6 +26,8 @@ use bevy::transform::components::Transform;
 /// | capsule | characters (smooth on steps and corners), thick bullets | [`capsule`](Self::capsule) |
 /// | convex polygon | props, rocks, ramps: up to 8 vertices | [`convex_polygon`](Self::convex_polygon) |
 /// | polyline | terrain, level outlines: any number of points | [`polyline`](Self::polyline) |
+/// | polygon | level outlines, concave props: any simple polygon | [`polygon`](Self::polygon) |
+/// | compound | several shapes as one collider, each at its pose | [`compound`](Self::compound) |
 ///
 /// Vertices (segment endpoints, rectangle corners, capsule ends, polygon and polyline
 /// points) follow the whole transform (translation, rotation and scale), so a turning or
@@ -118,6 +124,23 @@ pub enum Collider {
         /// Two or more points.
         points: Vec<Vec2>,
     },
+    /// A simple polygon of any number of points, convex or not (local space): edge `i` runs
+    /// from point `i` to the next, the last back to point `0`. It is swept as strictly
+    /// convex pieces that share its points; build it with [`Collider::polygon`], which checks
+    /// the points and cuts the pieces.
+    Polygon {
+        /// The points, in order around the polygon (either winding).
+        points: Vec<Vec2>,
+        /// The convex pieces, as indices into `points` in the polygon's winding, each of 3
+        /// to [`ConvexPath::MAX_VERTICES`] points.
+        pieces: Vec<Vec<u32>>,
+    },
+    /// Several shapes as one collider, each part at its pose in the collider's frame. Build
+    /// it with [`Collider::compound`].
+    Compound {
+        /// The parts and their poses, none of them a compound.
+        parts: Vec<(Isometry2d, Collider)>,
+    },
 }
 
 impl Collider {
@@ -164,6 +187,26 @@ impl Collider {
             Collider::Polyline { points: p } => {
                 points(p);
                 7
+            }
+            Collider::Polygon { points: p, pieces } => {
+                points(p);
+                for piece in pieces {
+                    mix(u32::MAX);
+                    piece.iter().for_each(|&i| mix(i));
+                }
+                8
+            }
+            Collider::Compound { parts } => {
+                for (pose, part) in parts {
+                    let (t, r) = (pose.translation, pose.rotation);
+                    [t.x, t.y, r.cos, r.sin]
+                        .iter()
+                        .for_each(|v| mix(v.to_bits()));
+                    let inner = part.fingerprint();
+                    mix(inner as u32);
+                    mix((inner >> 32) as u32);
+                }
+                9
             }
         };
         // The kind last, so that two kinds with the same numbers differ.
@@ -257,6 +300,85 @@ impl Collider {
         })
     }
 
+    /// The simple polygon through `points`, convex or not, with any number of points, in
+    /// order around it (either winding); `None` with fewer than 3 points, a point that is not
+    /// finite, two equal points, or a boundary that touches or crosses itself (which rules
+    /// out a zero area too).
+    ///
+    /// It is exact like every other shape, and one collider: its inside is inside (a point
+    /// that enters it is `Started` once, and `Ended` when it leaves), a point through a notch
+    /// touches nothing, and an event's [`Feature`] names the polygon's own edge or vertex,
+    /// numbered as `points` are. It is swept as strictly convex pieces cut along diagonals
+    /// between its points (an exact ear-clipping triangulation, merged while the pieces stay
+    /// convex and within 8 points); no contact is ever placed on a diagonal. Strictly convex
+    /// points within 8 give a [`Collider::ConvexPolygon`], one piece. The cut takes time
+    /// quadratic in the number of points at worst (a few milliseconds for 1,000 points).
+    ///
+    /// Like a polyline, a polygon of more than one piece cannot answer hits (a
+    /// [`Response`](crate::prelude::Response) or
+    /// [`KinematicCharacter`](crate::prelude::KinematicCharacter) on it is warned about);
+    /// everything that answers hits meets it as a solid.
+    ///
+    /// ```
+    /// use bevy::math::Vec2;
+    /// use bevy_sweep::prelude::*;
+    ///
+    /// let v = Vec2::new;
+    /// // A U-shaped level piece: three convex pieces, one collider.
+    /// let cup = [v(0.0, 0.0), v(6.0, 0.0), v(6.0, 5.0), v(4.0, 5.0), v(4.0, 2.0), v(2.0, 2.0), v(2.0, 5.0), v(0.0, 5.0)];
+    /// assert!(Collider::polygon(&cup).is_some());
+    /// // A round one of 32 points.
+    /// let round: Vec<Vec2> = (0..32).map(|i| Vec2::from_angle(i as f32 / 32.0 * std::f32::consts::TAU) * 10.0).collect();
+    /// assert!(Collider::polygon(&round).is_some());
+    /// // A bow tie crosses itself; two points are no polygon.
+    /// assert!(Collider::polygon(&[v(0.0, 0.0), v(2.0, 2.0), v(2.0, 0.0), v(0.0, 2.0)]).is_none());
+    /// assert!(Collider::polygon(&[v(0.0, 0.0), v(1.0, 0.0)]).is_none());
+    /// ```
+    #[must_use]
+    pub fn polygon(points: &[Vec2]) -> Option<Self> {
+        if let Some(convex) = Self::convex_polygon(points) {
+            return Some(convex);
+        }
+        let pieces = decompose(points)?;
+        (pieces.len() <= MAX_ELEMENTS as usize).then(|| Collider::Polygon {
+            points: points.to_vec(),
+            pieces,
+        })
+    }
+
+    /// Several shapes as one collider, each part at its pose in the collider's frame (the
+    /// entity's transform places the whole); `None` if `parts` is empty, a part is unusable
+    /// (see [`problem`](Self::problem)), a part is itself a compound, or a pose is not
+    /// finite.
+    ///
+    /// Events name the compound's entity, and their [`Feature`] is a
+    /// [`Feature::Part`]: which part, and where on it. Parts never collide with each other.
+    /// A part's pose turns it as the entity's transform would, but for an axis-aligned box
+    /// ([`Collider::aabb`]), which never turns: use a [`Collider::rectangle`] part for a box
+    /// that turns. Like a polyline, a compound cannot answer hits.
+    ///
+    /// ```
+    /// use bevy::math::{Isometry2d, Vec2};
+    /// use bevy_sweep::prelude::*;
+    ///
+    /// // A table: a top and two legs.
+    /// let table = Collider::compound(&[
+    ///     (Isometry2d::from_xy(0.0, 10.0), Collider::rectangle(Vec2::new(20.0, 2.0))),
+    ///     (Isometry2d::from_xy(-18.0, 0.0), Collider::rectangle(Vec2::new(2.0, 8.0))),
+    ///     (Isometry2d::from_xy(18.0, 0.0), Collider::rectangle(Vec2::new(2.0, 8.0))),
+    /// ]);
+    /// assert!(table.is_some());
+    /// assert!(Collider::compound(&[]).is_none());
+    /// assert!(Collider::compound(&[(Isometry2d::IDENTITY, Collider::circle(-1.0))]).is_none());
+    /// ```
+    #[must_use]
+    pub fn compound(parts: &[(Isometry2d, Collider)]) -> Option<Self> {
+        let shape = Collider::Compound {
+            parts: parts.to_vec(),
+        };
+        shape.problem().is_none().then_some(shape)
+    }
+
     /// Why this collider cannot be swept, if it cannot: a zero-length segment, a size that is
     /// not positive, a coordinate that is not finite, a polygon not strictly convex, a
     /// polyline without an edge.
@@ -296,6 +418,21 @@ impl Collider {
             Collider::Polyline { ref points } if !points.windows(2).any(|w| w[0] != w[1]) => {
                 Some(SkipReason::NoEdge)
             }
+            Collider::Polyline { ref points } if points.len() > MAX_ELEMENTS as usize => {
+                Some(SkipReason::TooManyElements)
+            }
+            Collider::Polygon { ref points, .. } if points.iter().any(|p| !p.is_finite()) => {
+                Some(SkipReason::NonFiniteShape)
+            }
+            Collider::Polygon {
+                ref points,
+                ref pieces,
+            } if pieces.len() > MAX_ELEMENTS as usize => Some(SkipReason::TooManyElements),
+            Collider::Polygon {
+                ref points,
+                ref pieces,
+            } if !pieces_are_convex(points, pieces) => Some(SkipReason::NotConvex),
+            Collider::Compound { ref parts } => compound_problem(parts),
             _ => None,
         }
     }
@@ -304,6 +441,121 @@ impl Collider {
     #[must_use]
     pub fn is_polyline(&self) -> bool {
         matches!(self, Collider::Polyline { .. })
+    }
+
+    /// `true` for a shape swept as several elements, each its own [`Shape`] with its own
+    /// place in the broad phase: a polyline's edges, a polygon's convex pieces, a compound's
+    /// parts.
+    #[must_use]
+    pub fn is_composite(&self) -> bool {
+        matches!(
+            self,
+            Collider::Polyline { .. } | Collider::Polygon { .. } | Collider::Compound { .. }
+        )
+    }
+
+    /// How many element numbers the shape uses: a polyline's edges (those between equal
+    /// points too), a polygon's pieces, the sum of a compound's parts'; `1` for the others.
+    pub(crate) fn element_count(&self) -> u32 {
+        match self {
+            Collider::Polyline { points } => points.len().saturating_sub(1) as u32,
+            Collider::Polygon { pieces, .. } => pieces.len() as u32,
+            Collider::Compound { parts } => parts.iter().map(|(_, p)| p.element_count()).sum(),
+            _ => 1,
+        }
+    }
+
+    /// Calls `f` with each element of a [composite](Self::is_composite) shape in the [plane
+    /// part](plane_of) of its world transform, and its number: a polyline's edges (those
+    /// between equal points left out), a polygon's pieces, a compound's parts (a composite
+    /// part's elements numbered after the parts before it). Nothing for the other shapes.
+    pub(crate) fn for_each_element(&self, plane: &Affine2, f: &mut dyn FnMut(u32, Shape)) {
+        match self {
+            Collider::Polyline { .. } => {
+                for (i, a, b) in self.edges_in(plane) {
+                    f(i, Shape::Segment(a, b));
+                }
+            }
+            Collider::Polygon { points, pieces } => {
+                let mut placed = [Vec2::ZERO; ConvexPath::MAX_VERTICES];
+                for (k, piece) in (0u32..).zip(pieces) {
+                    let count = piece.len().min(ConvexPath::MAX_VERTICES);
+                    for (q, &i) in placed.iter_mut().zip(&piece[..count]) {
+                        *q = place_in(plane, points[i as usize]);
+                    }
+                    if let Some(convex) = ConvexShape::new(&placed[..count], 0.0) {
+                        f(k, Shape::Convex(convex));
+                    }
+                }
+            }
+            Collider::Compound { parts } => {
+                let mut offset = 0;
+                for (pose, part) in parts {
+                    let placed = *plane * plane_of_isometry(*pose);
+                    if part.is_composite() {
+                        part.for_each_element(&placed, &mut |k, shape| f(offset + k, shape));
+                    } else {
+                        f(offset, part.shape_in(&placed));
+                    }
+                    offset += part.element_count();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The public name of a contact on element `element` of this shape, given the element's
+    /// own feature and, for a segment, where along it: a polyline's vertex or edge, a
+    /// polygon's own vertex or edge (a piece's diagonal, met only at its ends, names the
+    /// nearer end), a compound's part and where on it.
+    pub(crate) fn feature_of(
+        &self,
+        element: u32,
+        local: Option<Feature>,
+        along: Option<f32>,
+    ) -> Option<Feature> {
+        match self {
+            Collider::Polyline { .. } => Some(edge_feature(element, along)),
+            Collider::Polygon { points, pieces } => {
+                let piece = pieces.get(element as usize)?;
+                let n = points.len() as u32;
+                match local? {
+                    Feature::Vertex(i) => piece.get(i as usize).map(|&v| Feature::Vertex(v)),
+                    Feature::Edge { index, along } => {
+                        let s = *piece.get(index as usize)?;
+                        let e = piece[(index as usize + 1) % piece.len()];
+                        Some(if (s + 1) % n == e {
+                            Feature::Edge { index: s, along }
+                        } else if along < 0.5 {
+                            Feature::Vertex(s)
+                        } else {
+                            Feature::Vertex(e)
+                        })
+                    }
+                    Feature::Part { .. } => None,
+                }
+            }
+            Collider::Compound { parts } => {
+                let mut offset = 0;
+                for (part_index, (_, part)) in (0u32..).zip(parts) {
+                    let count = part.element_count();
+                    if element < offset + count {
+                        let on = if part.is_composite() {
+                            part.feature_of(element - offset, local, along)
+                        } else {
+                            local
+                        };
+                        return Some(Feature::Part {
+                            part: part_index,
+                            feature: on.and_then(PartFeature::of),
+                        });
+                    }
+                    offset += count;
+                }
+                None
+            }
+            _ => local,
+        }
     }
 
     /// A polyline's edges in world space under the [plane part](plane_of) of its world
@@ -330,18 +582,20 @@ impl Collider {
     }
 
     /// The shape in world space for an entity whose world transform is `transform` (a root
-    /// entity's [`Transform`]); `None` for a polyline, which is no one shape (each of its
-    /// edges is a [`Shape::Segment`]).
+    /// entity's [`Transform`]); `None` for a [composite](Self::is_composite) shape, which is
+    /// no one shape (a polyline's edges are each a [`Shape::Segment`], a polygon's pieces
+    /// each a [`Shape::Convex`]).
     #[must_use]
     pub fn world_shape(&self, transform: &Transform) -> Option<Shape> {
-        (!self.is_polyline()).then(|| self.shape_in(&plane_of_root(transform)))
+        (!self.is_composite()).then(|| self.shape_in(&plane_of_root(transform)))
     }
 
     /// The shape in world space under a world affine transform (a [`Transform`] composed
-    /// with its ancestors', shear included); `None` for a polyline.
+    /// with its ancestors', shear included); `None` for a [composite](Self::is_composite)
+    /// shape.
     #[must_use]
     pub fn shape_under(&self, world: &Affine3A) -> Option<Shape> {
-        (!self.is_polyline()).then(|| self.shape_in(&plane_of(world)))
+        (!self.is_composite()).then(|| self.shape_in(&plane_of(world)))
     }
 
     /// A point's, segment's, circle's or box's pose in the [plane part](plane_of) of its
@@ -373,8 +627,9 @@ impl Collider {
     }
 
     /// The shape in world space in the [plane part](plane_of) of its world transform: the
-    /// one place its arithmetic is written. A polyline, which is no one shape, gives its
-    /// first point (the gather sweeps its edges, [`edges_in`](Self::edges_in)).
+    /// one place its arithmetic is written. A [composite](Self::is_composite) shape, which is
+    /// no one shape, gives a point (the gather sweeps its elements,
+    /// [`for_each_element`](Self::for_each_element)).
     #[inline(always)]
     pub(crate) fn shape_in(&self, plane: &Affine2) -> Shape {
         let center = plane.translation;
@@ -407,14 +662,110 @@ impl Collider {
                 convex(&[a, b], radius * x.length().max(y.length()))
             }
             Collider::ConvexPolygon { ref vertices } => convex(vertices, 0.0),
-            Collider::Polyline { ref points } => {
+            Collider::Polyline { ref points } | Collider::Polygon { ref points, .. } => {
                 Shape::Point(points.first().map_or(center, |&p| place(p)))
             }
-            // Placed by `pose_in`.
-            Collider::Point
+            // Placed by `pose_in`, or (a compound) by its parts.
+            Collider::Compound { .. }
+            | Collider::Point
             | Collider::Segment { .. }
             | Collider::Circle { .. }
             | Collider::Aabb { .. } => Shape::Point(center),
+        }
+    }
+}
+
+/// The most elements (a polyline's edges, a polygon's pieces, a compound's parts' elements)
+/// one collider has: the entries' element numbers have 24 bits.
+pub(crate) const MAX_ELEMENTS: u32 = (1 << 24) - 1;
+
+/// `p` placed by `plane`, as [`Collider::shape_in`] places vertices (as
+/// `Affine3A::transform_point3` of `p.extend(0.0)` computes it, less the third column's zero).
+#[inline(always)]
+fn place_in(plane: &Affine2, p: Vec2) -> Vec2 {
+    plane.matrix2.x_axis * p.x + plane.matrix2.y_axis * p.y + plane.translation
+}
+
+/// `true` if every piece is 3 to [`ConvexPath::MAX_VERTICES`] indices of `points` in strictly
+/// convex position (a polygon built otherwise than by [`Collider::polygon`] is checked this
+/// far).
+fn pieces_are_convex(points: &[Vec2], pieces: &[Vec<u32>]) -> bool {
+    !pieces.is_empty()
+        && pieces.iter().all(|piece| {
+            let placed: Option<Vec<Vec2>> = piece
+                .iter()
+                .map(|&i| points.get(i as usize).copied())
+                .collect();
+            placed.is_some_and(|p| is_strictly_convex(&p))
+        })
+}
+
+/// Why a compound's parts cannot be swept, if they cannot: none, a pose that is not finite,
+/// a part that is a compound or cannot be swept itself, too many elements.
+fn compound_problem(parts: &[(Isometry2d, Collider)]) -> Option<SkipReason> {
+    if parts.is_empty() {
+        return Some(SkipReason::EmptyCompound);
+    }
+    let mut elements = 0u64;
+    for (pose, part) in parts {
+        let turn = Vec2::new(pose.rotation.cos, pose.rotation.sin);
+        if !pose.translation.is_finite() || !turn.is_finite() {
+            return Some(SkipReason::NonFiniteShape);
+        }
+        if matches!(part, Collider::Compound { .. }) {
+            return Some(SkipReason::NestedCompound);
+        }
+        if let Some(reason) = part.problem() {
+            return Some(reason);
+        }
+        elements += u64::from(part.element_count());
+    }
+    (elements > u64::from(MAX_ELEMENTS)).then_some(SkipReason::TooManyElements)
+}
+
+/// A polyline edge's contact as a feature of the polyline: the edge and where along it, or
+/// the point at either end.
+pub(crate) fn edge_feature(edge: u32, along: Option<f32>) -> Feature {
+    match along.unwrap_or(0.5) {
+        0.0 => Feature::Vertex(edge),
+        1.0 => Feature::Vertex(edge + 1),
+        along => Feature::Edge { index: edge, along },
+    }
+}
+
+/// The colliders whose events are named through their shape (polygons cut into pieces,
+/// compounds), by entity: a copy of each one's [`Collider`], kept by the prepare phase from
+/// the colliders added, changed and removed, and read by the report and the queries.
+#[derive(Resource, Default)]
+pub(crate) struct Composites(pub(crate) EntityHashMap<Collider>);
+
+impl Composites {
+    /// The public feature of a contact on `entity`'s element `element` (`None` for a shape
+    /// of one element), from the element's own feature and, for a segment, where along it.
+    pub(crate) fn feature(
+        &self,
+        entity: Entity,
+        element: Option<u32>,
+        local: Option<Feature>,
+        along: Option<f32>,
+    ) -> Option<Feature> {
+        match (element, self.0.get(&entity)) {
+            (None, _) => local,
+            (Some(k), Some(shape)) => shape.feature_of(k, local, along),
+            // A polyline's edge.
+            (Some(k), None) => Some(edge_feature(k, along)),
+        }
+    }
+
+    /// Keeps `entity`'s shape if it is named through it, else forgets it.
+    pub(crate) fn update(&mut self, entity: Entity, collider: &Collider) {
+        if matches!(
+            collider,
+            Collider::Polygon { .. } | Collider::Compound { .. }
+        ) {
+            self.0.insert(entity, collider.clone());
+        } else {
+            self.0.remove(&entity);
         }
     }
 }

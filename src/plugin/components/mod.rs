@@ -6,10 +6,12 @@ mod disabled;
 mod layers;
 mod motion;
 pub(crate) mod placement;
+pub(crate) mod polygon;
 mod response;
 
 pub use body::{Body, CollidingEntities};
 pub use collider::Collider;
+pub(crate) use collider::Composites;
 pub use disabled::ColliderDisabled;
 pub(crate) use disabled::Pending;
 pub use layers::{CollisionLayer, CollisionLayers, LayerMask};

@@ -205,16 +205,18 @@ impl SweptPath {
     }
 
     /// Every path swept in the last tick it was swept in: the collider's one
-    /// [`path`](Self::path), or a polyline's edges' ([`polyline_edges`](Self::polyline_edges)).
+    /// [`path`](Self::path), or a composite shape's elements'
+    /// ([`polyline_edges`](Self::polyline_edges)).
     pub fn paths<'a>(&'a self, collider: &'a Collider) -> impl Iterator<Item = ShapePath> + 'a {
         self.path()
             .into_iter()
             .chain(self.polyline_edges(collider).map(|(_, path)| path))
     }
 
-    /// A polyline's motion in the last tick it was swept in, edge by edge: each edge's index
-    /// and its path (`path` is `None` for a polyline). Empty for the other shapes, and
-    /// before the first tick.
+    /// A [composite](Collider::is_composite) shape's motion in the last tick it was swept
+    /// in, element by element: each element's number and its path (a polyline's edges, a
+    /// polygon's convex pieces, a compound's parts; `path` is `None` for these shapes).
+    /// Empty for the other shapes, and before the first tick.
     pub fn polyline_edges<'a>(
         &'a self,
         collider: &'a Collider,
@@ -222,23 +224,24 @@ impl SweptPath {
         let planes = self
             .chain_start
             .zip(self.previous_world)
-            .filter(|_| collider.is_polyline())
+            .filter(|_| collider.is_composite())
             .map(|(start, end)| (Affine2::from(start), Affine2::from(end)));
         planes.into_iter().flat_map(move |(start, end)| {
-            let ends: Vec<_> = collider.edges_in(&end).collect();
-            collider
-                .edges_in(&start)
-                .zip(ends)
-                .map(|((i, a0, b0), (_, a1, b1))| {
-                    (
-                        i,
-                        ShapePath::Segment {
-                            a: [a0, a1],
-                            b: [b0, b1],
-                        },
-                    )
-                })
-                .collect::<Vec<_>>()
+            let mut from = Vec::new();
+            collider.for_each_element(&start, &mut |k, shape| from.push((k, shape)));
+            let mut paths = Vec::with_capacity(from.len());
+            let mut at = 0;
+            collider.for_each_element(&end, &mut |k, to| {
+                if let Some(&(_, shape)) = from.get(at).filter(|(j, _)| *j == k) {
+                    at += 1;
+                    let path =
+                        ShapePath::between(shape, to).unwrap_or_else(|| ShapePath::still(to));
+                    if path.is_valid() {
+                        paths.push((k, path));
+                    }
+                }
+            });
+            paths
         })
     }
 }

@@ -17,6 +17,15 @@ pub(crate) fn plane_of(world: &Affine3A) -> Affine2 {
     )
 }
 
+/// The plane transform of a pose (a compound part's, a query's shape's).
+pub(crate) fn plane_of_isometry(pose: bevy::math::Isometry2d) -> Affine2 {
+    let (sin, cos) = (pose.rotation.sin, pose.rotation.cos);
+    Affine2::from_mat2_translation(
+        bevy::math::Mat2::from_cols(Vec2::new(cos, sin), Vec2::new(-sin, cos)),
+        pose.translation,
+    )
+}
+
 /// [`plane_of`] `transform.compute_affine()`, computed with the same operations in the
 /// same order (so to the same bits) but without the third dimension.
 #[inline]

@@ -10,14 +10,15 @@ mod slide;
 pub(crate) use scene::{Scene, Searched};
 
 use super::answer::clip;
-use super::components::{Collider, LayerMask};
+use super::components::placement::plane_of_isometry;
+use super::components::{Collider, Composites, LayerMask};
 use super::tick::entries::Entry;
 use super::tick::publish::Snapshot;
 use crate::narrow::{Feature, Shape, ShapePath, contact_intervals, witness};
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::SystemParam;
-use bevy::math::{Affine2, Isometry2d, Mat2};
+use bevy::math::{Affine2, Isometry2d};
 use bevy::math::{Dir2, Vec2};
 use core::ops::ControlFlow;
 
@@ -174,6 +175,7 @@ pub struct RayHit {
 #[derive(SystemParam)]
 pub struct SweepQuery<'w> {
     snapshot: Res<'w, Snapshot>,
+    composites: Res<'w, Composites>,
 }
 
 impl SweepQuery<'_> {
@@ -186,6 +188,7 @@ impl SweepQuery<'_> {
                 .map(|group| Searched::new(&group.entries, &group.index, None)),
             moment: 1.0,
             one_way: &snapshot.one_way,
+            composites: Some(&self.composites),
         }
     }
 
@@ -571,7 +574,7 @@ impl SweepQuery<'_> {
     }
 }
 
-/// A collider's shape placed in the world: one shape, or a polyline's edges.
+/// A collider's shape placed in the world: one shape, or a composite's elements.
 pub(crate) enum Placed {
     One([Shape; 1]),
     Edges(Vec<Shape>),
@@ -585,12 +588,14 @@ impl Placed {
         if shape.problem().is_some() || !plane.is_finite() || !within_range(plane.translation) {
             return None;
         }
-        if shape.is_polyline() {
-            let edges: Vec<Shape> = shape
-                .edges_in(plane)
-                .map(|(_, a, b)| Shape::Segment(a, b))
-                .collect();
-            return (!edges.is_empty()).then_some(Placed::Edges(edges));
+        if shape.is_composite() {
+            let mut elements = Vec::new();
+            shape.for_each_element(plane, &mut |_, element| {
+                if element.is_valid() {
+                    elements.push(element);
+                }
+            });
+            return (!elements.is_empty()).then_some(Placed::Edges(elements));
         }
         let one = shape.shape_in(plane);
         one.is_valid().then_some(Placed::One([one]))
@@ -602,15 +607,6 @@ impl Placed {
             Placed::Edges(edges) => edges,
         }
     }
-}
-
-/// The plane transform of a pose.
-fn plane_of_isometry(pose: Isometry2d) -> Affine2 {
-    let (sin, cos) = (pose.rotation.sin, pose.rotation.cos);
-    Affine2::from_mat2_translation(
-        Mat2::from_cols(Vec2::new(cos, sin), Vec2::new(-sin, cos)),
-        pose.translation,
-    )
 }
 
 /// The end of a ray, if its input is usable.

@@ -13,8 +13,8 @@ use super::{CastOptions, PenetrationHit, QueryFilter, RayHit, ShapeCastHit};
 use crate::narrow::{
     Shape, ShapePath, Witness, contact_intervals, contact_normal, penetration, project, witness,
 };
+use crate::plugin::components::Composites;
 use crate::plugin::tick::entries::{BoxIndex, Entries, Entry};
-use crate::plugin::tick::report::edge_feature;
 use crate::plugin::tick::respond::wholly_beyond;
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::ecs::prelude::*;
@@ -72,6 +72,9 @@ pub(crate) struct Scene<'a> {
     pub(crate) moment: f32,
     /// Each [`OneWay`](crate::prelude::OneWay) collider's direction in the world.
     pub(crate) one_way: &'a EntityHashMap<Vec2>,
+    /// The shapes that name composite colliders' features, where hits name them (`None`
+    /// within the tick, whose walks ask no hit's feature).
+    pub(crate) composites: Option<&'a Composites>,
 }
 
 /// A contact a cast finds: when it starts, with which entry, on which of the cast's paths,
@@ -229,8 +232,10 @@ impl<'a> Scene<'a> {
             point: w.point,
             normal: w.normal,
             along: w.along_b,
-            feature: match entry.edge_index() {
-                Some(edge) => Some(edge_feature(edge, w.along_b)),
+            feature: match self.composites {
+                Some(names) => {
+                    names.feature(entry.entity, entry.edge_index(), w.feature_b, w.along_b)
+                }
                 None => w.feature_b,
             },
         }

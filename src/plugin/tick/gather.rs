@@ -72,6 +72,8 @@ pub(crate) struct Gathered {
     usable_again: Vec<Entity>,
     /// Warnings to give about colliders (each once).
     warnings: Vec<(Entity, &'static str)>,
+    /// Scratch: a composite shape's elements at the start of its motion.
+    elements: Vec<(u32, Shape)>,
 }
 
 impl Gathered {
@@ -288,7 +290,7 @@ fn gather_one(
     let (response, character, sensor, one_way) = roles;
     let root = transform.is_some_and(|(_, parent)| parent.is_none());
     let answers = response.is_some() || character.is_some();
-    let responder = answers && root && !collider.is_polyline() && velocity.is_some();
+    let responder = answers && root && !collider.is_composite() && velocity.is_some();
     if answers && !responder && !swept.warned_response {
         swept.warned_response = true;
         local.warnings.push((entity, CANNOT_ANSWER));
@@ -397,13 +399,13 @@ impl Motion {
                 entries.push(entry, path);
                 bounds.push(swept_bounds);
             }
-            _ => push_edges(
+            _ => push_elements(
                 collider,
-                &self.chain_start,
-                &self.world,
+                [&self.chain_start, &self.world],
                 entry,
                 entries,
                 bounds,
+                &mut local.elements,
             ),
         }
     }
@@ -422,7 +424,7 @@ fn motion(
 ) -> Result<Motion, SkipReason> {
     let previous = swept.previous_world.map(Affine2::from);
     swept.previous_world = Some(world.into());
-    if collider.is_polyline() {
+    if collider.is_composite() {
         let motion = chain(collider, previous, world, swept.fresh)?;
         swept.chain_start = Some(motion.chain_start.into());
         swept.path = None;
@@ -673,8 +675,9 @@ fn usable(shape: &Shape) -> bool {
         }
 }
 
-/// A polyline's motion: from where its transform was at the end of the last tick (or at
-/// the start of this one, for a fresh one) to where it is.
+/// A composite shape's motion (a polyline's, a polygon's, a compound's): from where its
+/// transform was at the end of the last tick (or at the start of this one, for a fresh one)
+/// to where it is.
 fn chain(
     collider: &Collider,
     previous: Option<Affine2>,
@@ -682,17 +685,29 @@ fn chain(
     fresh: bool,
 ) -> Result<Motion, SkipReason> {
     let start = previous.unwrap_or(world);
-    let bounds = collider
-        .edges_in(&start)
-        .chain(collider.edges_in(&world))
-        .map(|(_, p, q)| Aabb2d {
-            min: p.min(q),
-            max: p.max(q),
-        })
-        .reduce(|a, b| Aabb2d {
+    let mut bounds: Option<Aabb2d> = None;
+    let mut add = |b: Aabb2d| {
+        bounds = Some(bounds.map_or(b, |a| Aabb2d {
             min: a.min.min(b.min),
             max: a.max.max(b.max),
-        });
+        }));
+    };
+    if collider.is_polyline() {
+        for (_, p, q) in collider.edges_in(&start).chain(collider.edges_in(&world)) {
+            add(Aabb2d {
+                min: p.min(q),
+                max: p.max(q),
+            });
+        }
+    } else {
+        for plane in [&start, &world] {
+            collider.for_each_element(plane, &mut |_, shape| {
+                if usable(&shape) {
+                    add(shape.bounds());
+                }
+            });
+        }
+    }
     in_range(bounds.ok_or(SkipReason::DegenerateInWorld)?)?;
     Ok(Motion {
         world,
@@ -703,27 +718,52 @@ fn chain(
     })
 }
 
-/// A polyline's edges, each its own entry in the broad phase, moving from `start` to `end`
-/// (an edge that collapses to a point at either end, under a zero scale, is left out).
-pub(crate) fn push_edges(
+/// A composite shape's elements, each its own entry in the broad phase, moving from `start`
+/// to `end`: a polyline's edges (one that collapses to a point at either end, under a zero
+/// scale, is left out), a polygon's pieces, a compound's parts (one unusable at either end
+/// left out). `scratch` holds the elements at the start.
+pub(crate) fn push_elements(
     collider: &Collider,
-    start: &Affine2,
-    end: &Affine2,
+    [start, end]: [&Affine2; 2],
     entry: Entry,
     entries: &mut Entries,
     bounds: &mut Vec<Aabb2d>,
+    scratch: &mut Vec<(u32, Shape)>,
 ) {
-    for ((i, a0, b0), (_, a1, b1)) in collider.edges_in(start).zip(collider.edges_in(end)) {
-        if a0 == b0 || a1 == b1 {
-            continue;
+    if collider.is_polyline() {
+        for ((i, a0, b0), (_, a1, b1)) in collider.edges_in(start).zip(collider.edges_in(end)) {
+            if a0 == b0 || a1 == b1 {
+                continue;
+            }
+            let path = ShapePath::Segment {
+                a: [a0, a1],
+                b: [b0, b1],
+            };
+            entries.push(entry.edge_of(i), &path);
+            bounds.push(inflate(path.swept_bounds()));
         }
-        let path = ShapePath::Segment {
-            a: [a0, a1],
-            b: [b0, b1],
-        };
-        entries.push(entry.edge_of(i), &path);
-        bounds.push(inflate(path.swept_bounds()));
+        return;
     }
+    scratch.clear();
+    collider.for_each_element(start, &mut |k, shape| scratch.push((k, shape)));
+    let mut at = 0;
+    collider.for_each_element(end, &mut |k, to| {
+        // The same elements in the same order at both ends (a piece degenerate at one end
+        // is left out at both).
+        let Some(&(_, from)) = scratch.get(at).filter(|(j, _)| *j == k) else {
+            return;
+        };
+        at += 1;
+        if !usable(&from) || !usable(&to) {
+            return;
+        }
+        // A piece mirrored since the last tick would pass through a line: it jumps.
+        let path = ShapePath::between(from, to)
+            .filter(|path| !flips(path))
+            .unwrap_or_else(|| ShapePath::still(to));
+        entries.push(entry.edge_of(k), &path);
+        bounds.push(inflate(path.swept_bounds()));
+    });
 }
 
 /// How much of its skin a character is swept grown by.
@@ -732,7 +772,8 @@ pub(crate) const EVENT_SKIN: f32 = 1.0 + 1.0 / 32.0;
 /// Warnings given once per collider.
 const CANNOT_ANSWER: &str = "has a Response or KinematicCharacter but cannot answer hits \
                              (it needs a Velocity, no parent, and a shape other than a \
-                             polyline): it is swept without answering them";
+                             polyline, a polygon of several pieces or a compound): it is \
+                             swept without answering them";
 const ROTATED_AABB: &str = "is an axis-aligned box (Collider::aabb) on a rotated transform: \
                             the box does not turn, its rotation is ignored";
 const FAST_TURN: &str = "turns more than half a turn in a tick (|AngularVelocity| × the tick's \

@@ -2,10 +2,11 @@
 //!
 //! Reads: new, changed and teleported colliders, [`Velocity`] and [`AngularVelocity`].
 //! Writes: the start of their motion in [`SweptPath`] (a fresh start where they are now);
+//! [`Composites`] (the shapes that name composite colliders' features);
 //! transforms moved by their velocities; [`SweepStats::prepare_time`].
 
-use crate::plugin::components::Pending;
 use crate::plugin::components::placement::world_plane;
+use crate::plugin::components::{Composites, Pending};
 use crate::plugin::{
     AngularVelocity, Collider, ColliderDisabled, KinematicCharacter, SweepStats, SweptPath,
     Teleport, Velocity,
@@ -28,8 +29,10 @@ pub(crate) fn prepare(
             Or<(Changed<Collider>, With<Teleport>)>,
         >,
         Query<(&mut SweptPath, Has<ColliderDisabled>), With<Collider>>,
+        Query<&Collider>,
     )>,
     mut pending: ResMut<Pending>,
+    mut composites: ResMut<Composites>,
     transforms: Query<(&Transform, Option<&ChildOf>)>,
     mut stats: ResMut<SweepStats>,
 ) {
@@ -70,6 +73,7 @@ pub(crate) fn prepare(
         // every tick). A shape written again unchanged (a rollback restoring every component)
         // is no change: the motion goes on exactly as if it had not been written.
         if collider.is_changed() {
+            composites.update(entity, &collider);
             let key = collider.fingerprint();
             if collider.is_added() || key != swept.shape_key {
                 swept.shape_problem = None;
@@ -88,6 +92,11 @@ pub(crate) fn prepare(
             swept.fresh = true;
             swept.started = true;
         }
+    }
+    // Shapes of colliders removed or despawned since are forgotten.
+    if !composites.0.is_empty() {
+        let colliders = queries.p2();
+        composites.0.retain(|&entity, _| colliders.contains(entity));
     }
     stats.prepare_time = began.elapsed();
 }

@@ -20,7 +20,8 @@ use super::publish::Snapshot;
 use super::rest::RestingColliders;
 use crate::SweepSettings;
 use crate::broad::{order_key, sort_by_high_half};
-use crate::narrow::{Feature, ShapePath, Witness, witness};
+use crate::narrow::{ShapePath, Witness, witness};
+use crate::plugin::components::Composites;
 use crate::plugin::contacts::Record;
 use crate::plugin::events::{Touch, transitions};
 use crate::plugin::{CollisionEvent, CollisionKind, Contacts, SweepStats};
@@ -116,13 +117,17 @@ pub(crate) fn report(world: &mut World) {
                 swept: &motions.entries,
                 resting: &resting.group.entries,
             };
-            let tasks = report.outcomes(&settings, spans, entries, &contacts, motions.duration);
+            let cx = EventContext {
+                duration: motions.duration,
+                composites: world.resource::<Composites>(),
+            };
+            let tasks = report.outcomes(&settings, spans, entries, &contacts, cx);
             let snapshot = world.resource::<Snapshot>();
             let last = TickEntries {
                 swept: &snapshot.swept.entries,
                 resting: &snapshot.resting.entries,
             };
-            report.commit(entries, last, resting, &mut contacts, motions.duration);
+            report.commit(entries, last, resting, &mut contacts, cx);
             report.order_events();
             let mut stats = world.resource_mut::<SweepStats>();
             stats.report_tasks = tasks;
@@ -151,7 +156,7 @@ impl ReportBuffers {
         spans: &ContactSpans,
         entries: TickEntries,
         contacts: &Contacts,
-        duration: f32,
+        cx: EventContext<'_>,
     ) -> usize {
         let parts = spans.parts();
         self.count = parts.len();
@@ -170,7 +175,7 @@ impl ReportBuffers {
                     *record = Lookup::of(part, touching, entries, contacts);
                 }
                 for (record, touching) in records.iter().zip(block) {
-                    out.outcome(part, touching, *record, entries, duration);
+                    out.outcome(part, touching, *record, entries, cx);
                 }
             }
         })
@@ -184,7 +189,7 @@ impl ReportBuffers {
         last: TickEntries,
         resting: &RestingColliders,
         contacts: &mut Contacts,
-        duration: f32,
+        cx: EventContext<'_>,
     ) {
         self.tick += 1;
         let tick = self.tick;
@@ -194,7 +199,7 @@ impl ReportBuffers {
         self.ended.clear();
         for out in &self.outcomes[..self.count] {
             for change in &out.changes {
-                let ended = apply(change, &out.events, entries, contacts, tick, duration);
+                let ended = apply(change, &out.events, entries, contacts, tick, cx);
                 self.ended.extend(ended);
             }
         }
@@ -202,7 +207,7 @@ impl ReportBuffers {
         let mut now = Places::new(entries, &mut self.slots);
         let mut before = Places::new(last, &mut self.last_slots);
         contacts.close_tick(tick, &resting.entities, |record| {
-            ended.push(ended_unswept(record, &mut now, &mut before, duration));
+            ended.push(ended_unswept(record, &mut now, &mut before, cx));
         });
     }
 
@@ -346,7 +351,7 @@ impl Outcomes {
         touching: &Touching,
         Lookup { read, record }: Lookup,
         entries: TickEntries,
-        duration: f32,
+        cx: EventContext<'_>,
     ) {
         let intervals = part.spans(touching.spans);
         self.kinds.clear();
@@ -365,7 +370,7 @@ impl Outcomes {
             self.changes.push(change(Update::Keep(slot)));
             return;
         }
-        let last = self.events_of(part, touching, entries, duration);
+        let last = self.events_of(part, touching, entries, cx);
         let update = match (after, last, record) {
             (Touch::Apart, _, Some(_)) => Update::Remove,
             (Touch::Apart, _, None) | (_, None, None) => return,
@@ -383,21 +388,14 @@ impl Outcomes {
         part: &SpanPart,
         touching: &Touching,
         entries: TickEntries,
-        duration: f32,
+        cx: EventContext<'_>,
     ) -> Option<u32> {
         let mut last = None;
         for &(kind, time) in &self.kinds {
             let (sa, sb) = source_at(part, touching, time);
             let separating = kind == CollisionKind::Ended;
             let w = entries.witness(sa, sb, time, separating);
-            let e = event(
-                entries.entry(sa),
-                entries.entry(sb),
-                kind,
-                time,
-                w,
-                duration,
-            );
+            let e = event(entries.entry(sa), entries.entry(sb), kind, time, w, cx);
             if !separating {
                 last = Some(self.events.len() as u32);
             }
@@ -433,7 +431,7 @@ fn apply(
     entries: TickEntries,
     contacts: &mut Contacts,
     tick: u64,
-    duration: f32,
+    cx: EventContext<'_>,
 ) -> Option<CollisionEvent> {
     let (a, b) = (entries.entry(change.a), entries.entry(change.b));
     let new = match change.update {
@@ -449,7 +447,7 @@ fn apply(
     match old {
         Some((Touch::Touching, _)) if !change.read => {
             let w = entries.witness(change.a, change.b, 0.0, true);
-            Some(event(a, b, CollisionKind::Ended, 0.0, w, duration))
+            Some(event(a, b, CollisionKind::Ended, 0.0, w, cx))
         }
         _ => None,
     }
@@ -465,7 +463,7 @@ fn ended_unswept(
     record: &Record,
     now: &mut Places,
     before: &mut Places,
-    duration: f32,
+    cx: EventContext<'_>,
 ) -> CollisionEvent {
     let (ea, eb) = record.key();
     let mut place = |e| {
@@ -478,7 +476,7 @@ fn ended_unswept(
     let at_start = place(ea).zip(place(eb)).and_then(|((a, pa), (b, pb))| {
         (!a.chain() && !b.chain()).then(|| {
             let w = witness(&pa, &pb, 0.0, true);
-            event(a, b, CollisionKind::Ended, 0.0, w, duration)
+            event(a, b, CollisionKind::Ended, 0.0, w, cx)
         })
     });
     at_start.unwrap_or(CollisionEvent {
@@ -539,7 +537,8 @@ impl<'a> Places<'a> {
     }
 }
 
-/// Who one side of an event is: its collider, its body, and which edge of a polyline.
+/// Who one side of an event is: its collider, its body, and which element of a composite
+/// shape (a polyline's edge, a polygon's piece, a compound's part).
 #[derive(Clone, Copy)]
 struct Side {
     entity: Entity,
@@ -557,14 +556,12 @@ impl From<&Entry> for Side {
     }
 }
 
-/// A polyline edge's contact as a feature of the polyline: the edge and where along it, or
-/// the point at either end.
-pub(crate) fn edge_feature(edge: u32, along: Option<f32>) -> Feature {
-    match along.unwrap_or(0.5) {
-        0.0 => Feature::Vertex(edge),
-        1.0 => Feature::Vertex(edge + 1),
-        along => Feature::Edge { index: edge, along },
-    }
+/// What the events of a tick are made with: the tick's duration (for velocities), and the
+/// shapes that name the features of composite colliders.
+#[derive(Clone, Copy)]
+pub(crate) struct EventContext<'a> {
+    pub(crate) duration: f32,
+    pub(crate) composites: &'a Composites,
 }
 
 /// The event of a contact between `a` and `b` at `time`, placed by `witness`.
@@ -574,9 +571,10 @@ fn event(
     kind: CollisionKind,
     time: f32,
     witness: Witness,
-    duration: f32,
+    cx: EventContext<'_>,
 ) -> CollisionEvent {
     let (a, b): (Side, Side) = (a.into(), b.into());
+    let duration = cx.duration;
     let velocity = if duration > 0.0 {
         witness.relative_motion / duration
     } else {
@@ -587,14 +585,12 @@ fn event(
         other: b.entity,
         body: a.body,
         other_body: b.body,
-        feature: a
-            .edge
-            .map(|e| edge_feature(e, witness.along_a))
-            .or(witness.feature_a),
-        other_feature: b
-            .edge
-            .map(|e| edge_feature(e, witness.along_b))
-            .or(witness.feature_b),
+        feature: cx
+            .composites
+            .feature(a.entity, a.edge, witness.feature_a, witness.along_a),
+        other_feature: cx
+            .composites
+            .feature(b.entity, b.edge, witness.feature_b, witness.along_b),
         kind,
         time_of_impact: time,
         point: witness.point,

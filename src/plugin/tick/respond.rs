@@ -83,6 +83,7 @@ impl Solids {
             ],
             moment: 0.0,
             one_way: &self.one_way,
+            composites: None,
         }
     }
 }
