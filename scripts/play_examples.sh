@@ -394,6 +394,37 @@ if ! log_has "the hero crossed the level" || [ -z "$merged" ]; then
     exit 1
 fi
 
+# tiled: a Tiled map (assets/tiled/) through bevy_ecs_tiled's physics backend; the hero runs
+# right (the real keyboard) over a concave mound, a rock, up a polyline ramp onto a block,
+# until the game logs that it crossed.
+EXAMPLE_SECONDS=90 EXAMPLE_SCREENSHOTS="6:$OUT/tiled.png" RUST_LOG=info \
+    "$BIN/tiled" >"$log" 2>&1 &
+demo=$!
+wid=$(timeout 60 xdotool search --sync --onlyvisible --name tiled | head -1)
+sleep 3
+xdotool windowfocus "$wid" 2>/dev/null || true
+xdotool keydown --window "$wid" Right
+for ((k = 0; k < 240; k++)); do
+    if log_has "crossed the level"; then break; fi
+    sleep 0.25
+done
+xdotool keyup --window "$wid" Right
+sleep 1
+kill "$demo" 2>/dev/null || true
+wait "$demo" || true
+if grep -q "panicked" "$log"; then
+    echo "FAIL: tiled panicked"
+    exit 1
+fi
+check_errors tiled
+made=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "tiled: the map is [0-9]* colliders.*" | tail -1 || true)
+echo "${made:-tiled: no count}"
+if ! log_has "the hero crossed the level" || [ -z "$made" ]; then
+    echo "FAIL: tiled's hero should cross the Tiled level"
+    sed 's/\x1b\[[0-9;]*m//g' "$log" | tail -20
+    exit 1
+fi
+
 # netplay, rollback netcode with bevy_ggrs. First its sync test in a window, played with the
 # keyboard (both players get the same keys): throw, run right and jump, run back left while
 # throwing. Every frame is rolled back 7 frames and re-simulated; a checksum mismatch is

@@ -129,6 +129,9 @@ pub mod ggrs;
 #[cfg(feature = "tilemap")]
 pub mod tilemap;
 
+#[cfg(feature = "tiled")]
+pub mod tiled;
+
 /// The README's examples, compiled and run as doc tests.
 #[cfg(all(doctest, feature = "plugin"))]
 #[doc = include_str!("../README.md")]

@@ -4,6 +4,7 @@
 mod answer;
 mod character;
 mod components;
+pub(crate) use components::polygon;
 mod contacts;
 mod diagnostics;
 mod events;

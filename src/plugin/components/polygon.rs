@@ -228,7 +228,7 @@ fn is_ear(
 /// while the union stays strictly convex and within [`MAX_PIECE`] points, in a fixed order
 /// (Hertel and Mehlhorn's: at most four times the fewest convex pieces, before the limit on
 /// points).
-fn merge(points: &[Vec2], triangles: Vec<[u32; 3]>) -> Vec<Vec<u32>> {
+pub(crate) fn merge(points: &[Vec2], triangles: Vec<[u32; 3]>) -> Vec<Vec<u32>> {
     use std::collections::HashMap;
     let mut pieces: Vec<Option<Vec<u32>>> = triangles.iter().map(|t| Some(t.to_vec())).collect();
     // Which piece holds each directed edge.
