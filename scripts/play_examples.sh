@@ -425,6 +425,37 @@ if ! log_has "the hero crossed the level" || [ -z "$made" ]; then
     exit 1
 fi
 
+# ldtk: an LDtk level (assets/ldtk/) through bevy_ecs_ldtk; the hero runs
+# right (the real keyboard) over crates and a step,
+# until the game logs that it crossed.
+EXAMPLE_SECONDS=90 EXAMPLE_SCREENSHOTS="6:$OUT/ldtk.png" RUST_LOG=info \
+    "$BIN/ldtk" >"$log" 2>&1 &
+demo=$!
+wid=$(timeout 60 xdotool search --sync --onlyvisible --name ldtk | head -1)
+sleep 3
+xdotool windowfocus "$wid" 2>/dev/null || true
+xdotool keydown --window "$wid" Right
+for ((k = 0; k < 240; k++)); do
+    if log_has "crossed the level"; then break; fi
+    sleep 0.25
+done
+xdotool keyup --window "$wid" Right
+sleep 1
+kill "$demo" 2>/dev/null || true
+wait "$demo" || true
+if grep -q "panicked" "$log"; then
+    echo "FAIL: ldtk panicked"
+    exit 1
+fi
+check_errors ldtk
+made=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "ldtk: [0-9]* wall cells as [0-9]* colliders.*" | tail -1 || true)
+echo "${made:-ldtk: no count}"
+if ! log_has "the hero crossed the level" || [ -z "$made" ]; then
+    echo "FAIL: ldtk's hero should cross the LDtk level"
+    sed 's/\x1b\[[0-9;]*m//g' "$log" | tail -20
+    exit 1
+fi
+
 # netplay, rollback netcode with bevy_ggrs. First its sync test in a window, played with the
 # keyboard (both players get the same keys): throw, run right and jump, run back left while
 # throwing. Every frame is rolled back 7 frames and re-simulated; a checksum mismatch is

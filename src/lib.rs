@@ -132,6 +132,9 @@ pub mod tilemap;
 #[cfg(feature = "tiled")]
 pub mod tiled;
 
+#[cfg(feature = "ldtk")]
+pub mod ldtk;
+
 /// The README's examples, compiled and run as doc tests.
 #[cfg(all(doctest, feature = "plugin"))]
 #[doc = include_str!("../README.md")]

@@ -19,7 +19,7 @@ enum Kind {
 }
 
 /// Every `pub struct` and `pub enum` under `src/` that derives `Component` or `Resource`
-/// (with the `debug-draw` and `tilemap` modules only when their features are on).
+/// (with the `debug-draw`, `tilemap` and `ldtk` modules only when their features are on).
 fn public_components_and_resources() -> Vec<(String, Kind, PathBuf)> {
     let mut files = Vec::new();
     collect_rust_files(
@@ -30,6 +30,7 @@ fn public_components_and_resources() -> Vec<(String, Kind, PathBuf)> {
     for file in files {
         if !cfg!(feature = "debug-draw") && file.ends_with("debug.rs")
             || !cfg!(feature = "tilemap") && file.ends_with("tilemap.rs")
+            || !cfg!(feature = "ldtk") && file.ends_with("ldtk.rs")
         {
             continue;
         }
@@ -102,8 +103,10 @@ fn registered() -> AppTypeRegistry {
     app.add_plugins((SweepPlugin::default(), SweepDiagnosticsPlugin));
     #[cfg(feature = "debug-draw")]
     app.add_plugins(SweepDebugPlugin);
-    #[cfg(feature = "tilemap")]
+    #[cfg(all(feature = "tilemap", not(feature = "ldtk")))]
     app.add_plugins(bevy_sweep::tilemap::TilemapCollidersPlugin);
+    #[cfg(feature = "ldtk")]
+    app.add_plugins(bevy_sweep::ldtk::LdtkCollidersPlugin::default());
     app.world().resource::<AppTypeRegistry>().clone()
 }
 

@@ -4,6 +4,7 @@
 mod answer;
 mod character;
 mod components;
+#[cfg(feature = "tiled")]
 pub(crate) use components::polygon;
 mod contacts;
 mod diagnostics;
