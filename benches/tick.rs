@@ -567,6 +567,67 @@ fn pile(count: usize, ticks: usize) {
 }
 
 /// Runs the groups with criterion's settings from the command line.
+/// Concave polygons against convex ones of the same size: 400 still U-shapes (8 points, cut
+/// into 3 convex pieces) or octagons (8 points, one piece), each 40 units across, on a grid
+/// of 100-unit cells, with 2,000 fast points and circles moving through them.
+fn polygons(c: &mut Criterion) {
+    let mut group = c.benchmark_group("polygons");
+    group
+        .sample_size(20)
+        .warm_up_time(core::time::Duration::from_secs(1))
+        .measurement_time(core::time::Duration::from_secs(3));
+    for concave in [true, false] {
+        let name = if concave { "concave" } else { "convex" };
+        let mut app = None;
+        group.bench_function(BenchmarkId::new(name, 2_400), |b| {
+            let app = app.get_or_insert_with(|| polygon_app(concave));
+            b.iter(|| app.update());
+        });
+        if let Some(app) = &mut app {
+            report(name, 2_400, app);
+        }
+    }
+}
+
+/// The world of [`polygons`].
+fn polygon_app(concave: bool) -> App {
+    let mut app = scene_app(&Scene::movers(2_000, 1_000.0, SCENE_SEED));
+    let cup = [
+        (-20.0, -20.0),
+        (20.0, -20.0),
+        (20.0, 20.0),
+        (8.0, 20.0),
+        (8.0, -6.0),
+        (-8.0, -6.0),
+        (-8.0, 20.0),
+        (-20.0, 20.0),
+    ]
+    .map(|(x, y)| Vec2::new(x, y));
+    let octagon: Vec<Vec2> = (0..8)
+        .map(|i| Vec2::from_angle((i as f32 + 0.5) * core::f32::consts::TAU / 8.0) * 20.0)
+        .collect();
+    let shape = if concave {
+        Collider::polygon(&cup)
+    } else {
+        Collider::polygon(&octagon)
+    }
+    .expect("a simple polygon");
+    for i in 0..20 {
+        for j in 0..20 {
+            let at = Vec2::new(-950.0 + 100.0 * i as f32, -950.0 + 100.0 * j as f32);
+            app.world_mut().spawn((
+                shape.clone(),
+                Transform::from_translation(at.extend(0.0)),
+                CollisionLayers::new(scenes::TERRAIN, scenes::MOVERS),
+            ));
+        }
+    }
+    for _ in 0..5 {
+        app.update();
+    }
+    app
+}
+
 fn benches() {
     if let Ok(spec) = std::env::var("TICK_PROBE") {
         probe(&spec);
@@ -576,6 +637,7 @@ fn benches() {
     tick(&mut criterion);
     query(&mut criterion);
     tiles(&mut criterion);
+    polygons(&mut criterion);
 }
 
 criterion_main!(benches);

@@ -288,6 +288,20 @@ impl Scene {
         }
     }
 
+    /// `movers` fast movers alone (as in [`tilemap`](Self::tilemap)) in a square arena of
+    /// half size `half`, for scenes whose other colliders a bench spawns itself.
+    #[must_use]
+    pub fn movers(movers: usize, half: f32, seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ movers as u64 ^ 0x30ce);
+        let mut specs = Vec::with_capacity(movers);
+        push_fast_movers(&mut specs, movers, half, &mut rng);
+        Self {
+            name: "movers",
+            half,
+            specs,
+        }
+    }
+
     /// The solid cells of a 256 × 256 platformer level (row 0 at the bottom), about 20,000
     /// of them: hilly ground, two-cell floors every 32 rows with gaps, walls every 64
     /// columns with doorways, and random blocks of 1–6 × 1–3 cells.
