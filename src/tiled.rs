@@ -1,6 +1,7 @@
 //! Tiled maps through `bevy_ecs_tiled` (cargo feature `tiled`): [`TiledSweepBackend`], a
-//! physics backend for its [`TiledPhysicsPlugin`], and [`TiledPolylinesPlugin`] for the
-//! polylines of object layers.
+//! physics backend for its
+//! [`TiledPhysicsPlugin`](bevy_ecs_tiled::prelude::TiledPhysicsPlugin), and
+//! [`TiledPolylinesPlugin`] for the polylines of object layers.
 //!
 //! `bevy_ecs_tiled` hands a backend the shapes of a map: the collision shapes of a tile
 //! layer's tiles (drawn in Tiled's tile collision editor), merged into polygons, and the
