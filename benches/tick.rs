@@ -587,6 +587,18 @@ fn polygons(c: &mut Criterion) {
             report(name, 2_400, app);
         }
     }
+    // The cut itself: stars of 1,000 and 10,000 points (half of them reflex corners).
+    for n in [1_000, 10_000] {
+        let star: Vec<Vec2> = (0..n)
+            .map(|i| {
+                let r = if i % 2 == 0 { 1_000.0 } else { 600.0 };
+                Vec2::from_angle(i as f32 / n as f32 * core::f32::consts::TAU) * r
+            })
+            .collect();
+        group.bench_function(BenchmarkId::new("cut_star", n), |b| {
+            b.iter(|| Collider::polygon(core::hint::black_box(&star)));
+        });
+    }
 }
 
 /// The world of [`polygons`].

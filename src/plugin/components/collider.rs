@@ -312,7 +312,8 @@ impl Collider {
     /// between its points (an exact ear-clipping triangulation, merged while the pieces stay
     /// convex and within 8 points); no contact is ever placed on a diagonal. Strictly convex
     /// points within 8 give a [`Collider::ConvexPolygon`], one piece. The cut takes time
-    /// quadratic in the number of points at worst (a few milliseconds for 1,000 points).
+    /// quadratic in the number of points (a star of 1,000 points: 2.8 ms; of 10,000: 0.22
+    /// s, in a release build): cut large outlines once, and clone the collider.
     ///
     /// Like a polyline, a polygon of more than one piece cannot answer hits (a
     /// [`Response`](crate::prelude::Response) or
