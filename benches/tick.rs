@@ -587,7 +587,8 @@ fn polygons(c: &mut Criterion) {
             report(name, 2_400, app);
         }
     }
-    // The cut itself: stars of 1,000 and 10,000 points (half of them reflex corners).
+    // The cut itself, of 1,000 and 10,000 points: stars (half of the corners reflex, every
+    // edge nearly radial) and terrain outlines (a saw-toothed top over a flat bottom).
     for n in [1_000, 10_000] {
         let star: Vec<Vec2> = (0..n)
             .map(|i| {
@@ -595,8 +596,22 @@ fn polygons(c: &mut Criterion) {
                 Vec2::from_angle(i as f32 / n as f32 * core::f32::consts::TAU) * r
             })
             .collect();
+        assert!(Collider::polygon(&star).is_some(), "a simple star");
         group.bench_function(BenchmarkId::new("cut_star", n), |b| {
             b.iter(|| Collider::polygon(core::hint::black_box(&star)));
+        });
+        // A terrain outline: a saw-toothed top along x over a flat bottom.
+        let mut terrain: Vec<Vec2> = (0..n - 2)
+            .map(|i| Vec2::new(i as f32 * 4.0, if i % 2 == 0 { 0.0 } else { 30.0 }))
+            .collect();
+        terrain.extend([
+            Vec2::new((n - 3) as f32 * 4.0, -50.0),
+            Vec2::new(0.0, -50.0),
+        ]);
+        terrain.reverse();
+        assert!(Collider::polygon(&terrain).is_some(), "a simple outline");
+        group.bench_function(BenchmarkId::new("cut_terrain", n), |b| {
+            b.iter(|| Collider::polygon(core::hint::black_box(&terrain)));
         });
     }
 }

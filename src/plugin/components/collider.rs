@@ -311,9 +311,11 @@ impl Collider {
     /// numbered as `points` are. It is swept as strictly convex pieces cut along diagonals
     /// between its points (an exact ear-clipping triangulation, merged while the pieces stay
     /// convex and within 8 points); no contact is ever placed on a diagonal. Strictly convex
-    /// points within 8 give a [`Collider::ConvexPolygon`], one piece. The cut takes time
-    /// quadratic in the number of points (a star of 1,000 points: 2.8 ms; of 10,000: 0.22
-    /// s, in a release build): cut large outlines once, and clone the collider.
+    /// points within 8 give a [`Collider::ConvexPolygon`], one piece. In a release build a
+    /// terrain outline of 1,000 points is cut in about 1 ms and one of 10,000 in 17 ms; a
+    /// star of 10,000 points with long, overlapping edges takes 0.18 s (checking that no
+    /// edges cross reads every pair whose spans overlap): cut large outlines once, and
+    /// clone the collider.
     ///
     /// Like a polyline, a polygon of more than one piece cannot answer hits (a
     /// [`Response`](crate::prelude::Response) or
