@@ -85,7 +85,7 @@ pub mod components {
     pub use crate::plugin::{
         AngularVelocity, Body, CharacterState, Collider, ColliderDisabled, CollidingEntities,
         CollisionLayer, CollisionLayers, KinematicCharacter, LayerMask, OneWay, Response, Sensor,
-        SweptPath, Teleport, Velocity,
+        SweptPath, Teleport, UnusableShape, Velocity,
     };
 }
 

@@ -18,7 +18,7 @@ mod tick;
 pub use components::{
     AngularVelocity, Body, CharacterState, Collider, ColliderDisabled, CollidingEntities,
     CollisionLayer, CollisionLayers, KinematicCharacter, LayerMask, OneWay, Response, Sensor,
-    SweptPath, Teleport, Velocity,
+    SweptPath, Teleport, UnusableShape, Velocity,
 };
 pub use contacts::{Contact, Contacts};
 pub use diagnostics::SweepDiagnosticsPlugin;

@@ -613,3 +613,55 @@ fn a_ball_bounces_in_the_notch_and_a_flat_polygon_is_skipped() {
     tick(&mut app);
     assert_eq!(app.world().resource::<SkippedColliders>().reason(cup), None);
 }
+
+/// Bevy's primitives convert into the colliders their constructors make; unusable polygons
+/// and polylines are refused.
+#[test]
+fn bevy_primitives_convert() {
+    use bevy::math::primitives::{
+        Capsule2d, Circle, ConvexPolygon, Polygon, Polyline2d, Rectangle, RegularPolygon,
+        Segment2d, Triangle2d,
+    };
+    assert_eq!(Collider::from(Circle::new(2.5)), Collider::circle(2.5));
+    assert_eq!(
+        Collider::from(Rectangle::from_size(v(6.0, 4.0))),
+        Collider::rectangle(v(3.0, 2.0))
+    );
+    assert_eq!(
+        Collider::from(Capsule2d::new(1.5, 10.0)),
+        Collider::capsule(v(0.0, -5.0), v(0.0, 5.0), 1.5)
+    );
+    assert_eq!(
+        Collider::from(Segment2d::new(v(1.0, 2.0), v(3.0, -4.0))),
+        Collider::segment(v(1.0, 2.0), v(3.0, -4.0))
+    );
+    let triangle = [v(0.0, 0.0), v(4.0, 0.0), v(1.0, 3.0)];
+    assert_eq!(
+        Collider::try_from(Triangle2d::new(triangle[0], triangle[1], triangle[2])),
+        Ok(Collider::polygon(&triangle).unwrap())
+    );
+    assert!(Collider::try_from(Triangle2d::new(v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0))).is_err());
+    assert_eq!(
+        Collider::try_from(Polygon::new(cup())),
+        Ok(Collider::polygon(&cup()).unwrap())
+    );
+    let octagon = RegularPolygon::new(10.0, 12);
+    let vertices: Vec<Vec2> = octagon.vertices(0.0).into_iter().collect();
+    assert_eq!(
+        Collider::try_from(octagon),
+        Ok(Collider::polygon(&vertices).unwrap())
+    );
+    let square = [v(0.0, 0.0), v(2.0, 0.0), v(2.0, 2.0), v(0.0, 2.0)];
+    assert_eq!(
+        Collider::try_from(ConvexPolygon::new(square).unwrap()),
+        Ok(Collider::convex_polygon(&square).unwrap())
+    );
+    assert_eq!(
+        Collider::try_from(Polyline2d::new(cup())),
+        Ok(Collider::polyline(&cup()).unwrap())
+    );
+    assert_eq!(
+        Collider::try_from(Polyline2d::new([v(1.0, 1.0)])),
+        Err(UnusableShape)
+    );
+}

@@ -10,8 +10,8 @@ pub(crate) mod polygon;
 mod response;
 
 pub use body::{Body, CollidingEntities};
-pub use collider::Collider;
 pub(crate) use collider::Composites;
+pub use collider::{Collider, UnusableShape};
 pub use disabled::ColliderDisabled;
 pub(crate) use disabled::Pending;
 pub use layers::{CollisionLayer, CollisionLayers, LayerMask};
