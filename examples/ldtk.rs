@@ -8,6 +8,8 @@
 //! `Space`/`W`/`Up` jumps. The log says how many colliders the level became, and when the hero
 //! has crossed it.
 
+#[path = "support/level_hero.rs"]
+mod level_hero;
 #[path = "support/scripted.rs"]
 mod scripted;
 
@@ -16,22 +18,11 @@ use bevy_ecs_ldtk::prelude::*;
 use bevy_sweep::ldtk::{LdtkColliders, LdtkCollidersPlugin};
 use bevy_sweep::prelude::*;
 use bevy_sweep::tilemap::TilemapCollider;
+use level_hero::{Hero, LevelHero, hero};
 use scripted::ScriptedRun;
 
 /// Cells of 16 units; the level is 40 × 15 cells, centred on the origin.
 const TILE: f32 = 16.0;
-/// The hero's running speed and jump, in units per second.
-const RUN: f32 = 120.0;
-const JUMP: f32 = 300.0;
-const GRAVITY: f32 = 900.0;
-
-#[derive(Component)]
-struct Hero;
-
-/// Whether the hero has crossed the level yet.
-#[derive(Resource, Default)]
-struct Crossed(bool);
-
 fn main() {
     App::new()
         .add_plugins((
@@ -56,6 +47,12 @@ fn main() {
             },
             SweepDebugPlugin,
             ScriptedRun,
+            LevelHero {
+                name: "ldtk",
+                run: 120.0,
+                jump: 300.0,
+                finish_x: 16.0 * TILE,
+            },
         ))
         .insert_resource(ClearColor(Color::srgb(0.05, 0.07, 0.10)))
         .insert_resource(LevelSelection::index(0))
@@ -63,13 +60,8 @@ fn main() {
             int_grid_rendering: IntGridRendering::Colorful,
             ..default()
         })
-        .init_resource::<Crossed>()
         .add_systems(Startup, setup)
-        .add_systems(FixedUpdate, run_and_jump)
-        .add_systems(
-            Update,
-            (spawn_hero, paint_crates, count_colliders, watch_hero),
-        )
+        .add_systems(Update, (spawn_hero, paint_crates, count_colliders))
         .run();
 }
 
@@ -94,43 +86,14 @@ fn setup(mut commands: Commands, asset_server: Res<AssetServer>) {
 fn spawn_hero(
     mut commands: Commands,
     colliders: Query<(), With<TilemapCollider>>,
-    hero: Query<(), With<Hero>>,
+    heroes: Query<(), With<Hero>>,
 ) {
-    if colliders.is_empty() || !hero.is_empty() {
+    if colliders.is_empty() || !heroes.is_empty() {
         return;
     }
     // The floor at the left: the top of row 12 (of 15, from the top).
     let start = Vec2::new(-17.0 * TILE, (7.5 - 12.0) * TILE + 12.0);
-    commands.spawn((
-        Hero,
-        Collider::capsule(Vec2::new(0.0, -4.0), Vec2::new(0.0, 4.0), 6.0),
-        Transform::from_translation(start.extend(5.0)),
-        KinematicCharacter {
-            step_height: TILE + 1.0,
-            ..default()
-        },
-    ));
-}
-
-/// Runs and jumps by the keyboard, under gravity.
-fn run_and_jump(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut hero: Query<(&mut Velocity, &CharacterState), With<Hero>>,
-) {
-    let Ok((mut velocity, state)) = hero.single_mut() else {
-        return;
-    };
-    let pressed = |codes: [KeyCode; 2]| keys.any_pressed(codes);
-    let run = f32::from(i8::from(pressed([KeyCode::KeyD, KeyCode::ArrowRight])))
-        - f32::from(i8::from(pressed([KeyCode::KeyA, KeyCode::ArrowLeft])));
-    velocity.0.x = run * RUN;
-    velocity.0.y -= GRAVITY / 64.0;
-    if state.grounded {
-        velocity.0.y = velocity.0.y.max(0.0);
-        if keys.any_pressed([KeyCode::Space, KeyCode::KeyW, KeyCode::ArrowUp]) {
-            velocity.0.y = JUMP;
-        }
-    }
+    commands.spawn(hero(start, TILE));
 }
 
 /// Draws each new entity (LDtk draws entities without a tile as nothing) in its colour.
@@ -163,18 +126,4 @@ fn count_colliders(
         walls.iter().count(),
         crates.iter().count()
     );
-}
-
-/// Logs once the hero has crossed the level to its right end.
-fn watch_hero(hero: Query<&Transform, With<Hero>>, mut crossed: ResMut<Crossed>) {
-    let Ok(hero) = hero.single() else {
-        return;
-    };
-    if !crossed.0 && hero.translation.x > 16.0 * TILE {
-        crossed.0 = true;
-        info!(
-            "ldtk: the hero crossed the level, at y = {:.1}",
-            hero.translation.y
-        );
-    }
 }

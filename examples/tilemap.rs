@@ -7,6 +7,8 @@
 //! `A`/`Left` run, `Space`/`W`/`Up` jumps. The log says how many tiles became how many
 //! colliders, and when the hero has crossed the level.
 
+#[path = "support/level_hero.rs"]
+mod level_hero;
 #[path = "support/scripted.rs"]
 mod scripted;
 
@@ -14,6 +16,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_sweep::prelude::*;
 use bevy_sweep::tilemap::{SolidTile, TilemapCollider, TilemapCollidersPlugin};
+use level_hero::{LevelHero, hero};
 use scripted::ScriptedRun;
 
 /// The level, top row first: `#` stone and `=` grass (solid), `~` background (not solid),
@@ -37,18 +40,6 @@ const LEVEL: [&str; 14] = [
 
 /// Tiles of 16 units.
 const TILE: f32 = 16.0;
-/// The hero's running speed and jump, in units per second.
-const RUN: f32 = 160.0;
-const JUMP: f32 = 330.0;
-const GRAVITY: f32 = 900.0;
-
-#[derive(Component)]
-struct Hero;
-
-/// Whether the hero has crossed the level yet.
-#[derive(Resource, Default)]
-struct Crossed(bool);
-
 fn main() {
     App::new()
         .add_plugins((
@@ -68,12 +59,16 @@ fn main() {
             TilemapCollidersPlugin,
             SweepDebugPlugin,
             ScriptedRun,
+            LevelHero {
+                name: "tilemap",
+                run: 160.0,
+                jump: 330.0,
+                finish_x: 26.0 * TILE,
+            },
         ))
         .insert_resource(ClearColor(Color::srgb(0.05, 0.07, 0.10)))
-        .init_resource::<Crossed>()
         .add_systems(Startup, setup)
-        .add_systems(FixedUpdate, run_and_jump)
-        .add_systems(Update, (count_colliders, watch_hero))
+        .add_systems(Update, count_colliders)
         .run();
 }
 
@@ -136,34 +131,7 @@ fn setup(
     });
     // The hero, on the grass at the left.
     let start = Vec2::new(-27.0 * TILE, -3.0 * TILE + 12.0);
-    commands.spawn((
-        Hero,
-        Collider::capsule(Vec2::new(0.0, -4.0), Vec2::new(0.0, 4.0), 6.0),
-        Transform::from_translation(start.extend(1.0)),
-        KinematicCharacter {
-            step_height: TILE + 1.0,
-            ..default()
-        },
-    ));
-}
-
-/// Runs and jumps by the keyboard, under gravity.
-fn run_and_jump(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut hero: Single<(&mut Velocity, &CharacterState), With<Hero>>,
-) {
-    let (velocity, state) = &mut *hero;
-    let pressed = |codes: [KeyCode; 2]| keys.any_pressed(codes);
-    let run = f32::from(i8::from(pressed([KeyCode::KeyD, KeyCode::ArrowRight])))
-        - f32::from(i8::from(pressed([KeyCode::KeyA, KeyCode::ArrowLeft])));
-    velocity.0.x = run * RUN;
-    velocity.0.y -= GRAVITY / 64.0;
-    if state.grounded {
-        velocity.0.y = velocity.0.y.max(0.0);
-        if keys.any_pressed([KeyCode::Space, KeyCode::KeyW, KeyCode::ArrowUp]) {
-            velocity.0.y = JUMP;
-        }
-    }
+    commands.spawn(hero(start, TILE));
 }
 
 /// Logs how many tiles became how many colliders, whenever that changes.
@@ -177,17 +145,6 @@ fn count_colliders(
             "tilemap: {} solid tiles as {} colliders",
             solid.iter().count(),
             all.iter().count()
-        );
-    }
-}
-
-/// Logs once the hero has crossed the level to its right end.
-fn watch_hero(hero: Single<&Transform, With<Hero>>, mut crossed: ResMut<Crossed>) {
-    if !crossed.0 && hero.translation.x > 26.0 * TILE {
-        crossed.0 = true;
-        info!(
-            "tilemap: the hero crossed the level, at y = {:.1}",
-            hero.translation.y
         );
     }
 }

@@ -365,96 +365,51 @@ drag 220 520 300 200   # the start handle (world -420, -160) to the upper left
 finish segment_vs_rect
 echo "segment_vs_rect: ran and was dragged"
 
+# run_across NAME COUNT: plays the level example NAME: holds the real Right key until its log
+# says the hero crossed the level (at most a minute), then fails if it panicked, logged an
+# error, did not cross, or did not log a line matching COUNT (what its level became).
+run_across() {
+    local name=$1 count=$2
+    EXAMPLE_SECONDS=90 EXAMPLE_SCREENSHOTS="6:$OUT/$name.png" RUST_LOG=info \
+        "$BIN/$name" >"$log" 2>&1 &
+    local demo=$!
+    local wid
+    wid=$(timeout 60 xdotool search --sync --onlyvisible --name "$name" | head -1)
+    sleep 3
+    xdotool windowfocus "$wid" 2>/dev/null || true
+    xdotool keydown --window "$wid" Right
+    for ((k = 0; k < 240; k++)); do
+        if log_has "crossed the level"; then break; fi
+        sleep 0.25
+    done
+    xdotool keyup --window "$wid" Right
+    sleep 1
+    kill "$demo" 2>/dev/null || true
+    wait "$demo" || true
+    if grep -q "panicked" "$log"; then
+        echo "FAIL: $name panicked"
+        exit 1
+    fi
+    check_errors "$name"
+    local made
+    made=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "$count" | tail -1 || true)
+    echo "${made:-$name: no count}"
+    if ! log_has "the hero crossed the level" || [ -z "$made" ]; then
+        echo "FAIL: $name's hero should cross the level"
+        sed 's/\x1b\[[0-9;]*m//g' "$log" | tail -20
+        exit 1
+    fi
+}
+
 # tilemap: a bevy_ecs_tilemap level whose solid tiles are merged into few colliders; the hero
-# runs right (the real keyboard) up and down the steps until the game logs that it crossed.
-EXAMPLE_SECONDS=90 EXAMPLE_SCREENSHOTS="6:$OUT/tilemap.png" RUST_LOG=info \
-    "$BIN/tilemap" >"$log" 2>&1 &
-demo=$!
-wid=$(timeout 60 xdotool search --sync --onlyvisible --name tilemap | head -1)
-sleep 3
-xdotool windowfocus "$wid" 2>/dev/null || true
-xdotool keydown --window "$wid" Right
-for ((k = 0; k < 240; k++)); do
-    if log_has "crossed the level"; then break; fi
-    sleep 0.25
-done
-xdotool keyup --window "$wid" Right
-sleep 1
-kill "$demo" 2>/dev/null || true
-wait "$demo" || true
-if grep -q "panicked" "$log"; then
-    echo "FAIL: tilemap panicked"
-    exit 1
-fi
-check_errors tilemap
-merged=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "tilemap: [0-9]* solid tiles as [0-9]* colliders" | tail -1 || true)
-echo "${merged:-tilemap: no count}"
-if ! log_has "the hero crossed the level" || [ -z "$merged" ]; then
-    echo "FAIL: tilemap's hero should cross the level of merged tiles"
-    exit 1
-fi
-
+# runs up and down the steps.
+run_across tilemap "tilemap: [0-9]* solid tiles as [0-9]* colliders"
 # tiled: a Tiled map (assets/tiled/) through bevy_ecs_tiled's physics backend; the hero runs
-# right (the real keyboard) over a concave mound, a rock, up a polyline ramp onto a block,
-# until the game logs that it crossed.
-EXAMPLE_SECONDS=90 EXAMPLE_SCREENSHOTS="6:$OUT/tiled.png" RUST_LOG=info \
-    "$BIN/tiled" >"$log" 2>&1 &
-demo=$!
-wid=$(timeout 60 xdotool search --sync --onlyvisible --name tiled | head -1)
-sleep 3
-xdotool windowfocus "$wid" 2>/dev/null || true
-xdotool keydown --window "$wid" Right
-for ((k = 0; k < 240; k++)); do
-    if log_has "crossed the level"; then break; fi
-    sleep 0.25
-done
-xdotool keyup --window "$wid" Right
-sleep 1
-kill "$demo" 2>/dev/null || true
-wait "$demo" || true
-if grep -q "panicked" "$log"; then
-    echo "FAIL: tiled panicked"
-    exit 1
-fi
-check_errors tiled
-made=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "tiled: the map is [0-9]* colliders.*" | tail -1 || true)
-echo "${made:-tiled: no count}"
-if ! log_has "the hero crossed the level" || [ -z "$made" ]; then
-    echo "FAIL: tiled's hero should cross the Tiled level"
-    sed 's/\x1b\[[0-9;]*m//g' "$log" | tail -20
-    exit 1
-fi
-
-# ldtk: an LDtk level (assets/ldtk/) through bevy_ecs_ldtk; the hero runs
-# right (the real keyboard) over crates and a step,
-# until the game logs that it crossed.
-EXAMPLE_SECONDS=90 EXAMPLE_SCREENSHOTS="6:$OUT/ldtk.png" RUST_LOG=info \
-    "$BIN/ldtk" >"$log" 2>&1 &
-demo=$!
-wid=$(timeout 60 xdotool search --sync --onlyvisible --name ldtk | head -1)
-sleep 3
-xdotool windowfocus "$wid" 2>/dev/null || true
-xdotool keydown --window "$wid" Right
-for ((k = 0; k < 240; k++)); do
-    if log_has "crossed the level"; then break; fi
-    sleep 0.25
-done
-xdotool keyup --window "$wid" Right
-sleep 1
-kill "$demo" 2>/dev/null || true
-wait "$demo" || true
-if grep -q "panicked" "$log"; then
-    echo "FAIL: ldtk panicked"
-    exit 1
-fi
-check_errors ldtk
-made=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -o "ldtk: [0-9]* wall cells as [0-9]* colliders.*" | tail -1 || true)
-echo "${made:-ldtk: no count}"
-if ! log_has "the hero crossed the level" || [ -z "$made" ]; then
-    echo "FAIL: ldtk's hero should cross the LDtk level"
-    sed 's/\x1b\[[0-9;]*m//g' "$log" | tail -20
-    exit 1
-fi
+# over a concave mound and a rock, and up a polyline ramp onto a block.
+run_across tiled "tiled: the map is [0-9]* colliders.*"
+# ldtk: an LDtk level (assets/ldtk/) through bevy_ecs_ldtk; the hero runs over crates and a
+# step.
+run_across ldtk "ldtk: [0-9]* wall cells as [0-9]* colliders.*"
 
 # netplay, rollback netcode with bevy_ggrs. First its sync test in a window, played with the
 # keyboard (both players get the same keys): throw, run right and jump, run back left while
