@@ -849,11 +849,14 @@ impl Composites {
         local: Option<Feature>,
         along: Option<f32>,
     ) -> Option<Feature> {
-        match (element, self.0.get(&entity)) {
-            (None, _) => local,
-            (Some(k), Some(shape)) => shape.feature_of(k, local, along),
+        // A shape of one element (most events) is named without a lookup.
+        let Some(k) = element else {
+            return local;
+        };
+        match self.0.get(&entity) {
+            Some(shape) => shape.feature_of(k, local, along),
             // A polyline's edge.
-            (Some(k), None) => Some(edge_feature(k, along)),
+            None => Some(edge_feature(k, along)),
         }
     }
 
