@@ -3,9 +3,9 @@
 //! Reads: the characters, their [`Velocity`] and [`CharacterState`], the velocity of what
 //! each stands on, and the solids where they start this tick ([`Motions`] through
 //! [`Solids`], and [`RestingColliders`]).
-//! Writes: the characters' entries in [`Motions`] (their path to where they walk), the
-//! pieces of the walks that hit something ([`Walks`]), their `Transform`, [`Velocity`],
-//! [`CharacterState`] and [`SweptPath`], and [`SweepStats::character_time`].
+//! Writes: [`Walks`] (each character's path to where it walks, and the pieces of the walks
+//! that hit something), their `Transform`, [`Velocity`], [`CharacterState`] and
+//! [`SweptPath`], and [`SweepStats::character_time`].
 //!
 //! A character walks against the colliders as they are at the start of this tick: a wall
 //! spawned, teleported, moved by game code or switched back on since the last tick stops it
@@ -16,7 +16,7 @@
 use super::answer::{along_surface, clip, walkable};
 use super::components::placement::plane_of_root;
 use super::query::{MoveAndSlideConfig, MoveAndSlideOutput, QueryFilter, Scene, ShapeCastHit};
-use super::tick::gather::{Motions, inflate};
+use super::tick::gather::Motions;
 use super::tick::respond::Solids;
 use super::tick::rest::RestingColliders;
 use super::{
@@ -45,7 +45,7 @@ type Character = (
 pub(crate) fn move_characters(
     _main_thread: NonSendMarker,
     time: Res<Time>,
-    mut motions: ResMut<Motions>,
+    motions: Res<Motions>,
     solids: Res<Solids>,
     resting: Res<RestingColliders>,
     mut characters: Query<Character, Without<ColliderDisabled>>,
@@ -57,7 +57,8 @@ pub(crate) fn move_characters(
     let began = Instant::now();
     let dt = time.delta_secs();
     walked.clear();
-    walks.0.clear();
+    walks.paths.clear();
+    walks.pieces.clear();
     if characters.is_empty() {
         stats.character_time = began.elapsed();
         return;
@@ -115,9 +116,9 @@ pub(crate) fn move_characters(
             velocity.0 = v;
         }
     }
-    // Each character's path now goes to where it walked, and the pieces of its walk (from
-    // where it starts this tick to each place it hit something, and on) are handed to the
-    // respond phase.
+    // Each character's path now goes to where it walked; the path, and the pieces of its walk
+    // (from where it starts this tick to each place it hit something, and on), are handed to
+    // the responders' answers.
     for (i, moved, offsets) in walked.iter() {
         let (i, moved) = (*i, *moved);
         let entry = motions.entries.list[i];
@@ -135,10 +136,9 @@ pub(crate) fn move_characters(
                 }
                 (when, from) = (until, to);
             }
-            walks.0.push((i as u32, pieces));
+            walks.pieces.push((i as u32, pieces));
         }
-        motions.entries.replace(i, entry, &walk);
-        motions.bounds[i] = inflate(walk.swept_bounds());
+        walks.paths.push((i as u32, walk));
         if let Ok((.., mut swept)) = characters.get_mut(entry.entity) {
             swept.set_path(&walk);
             if let Some(plane) = swept.previous_world {
@@ -151,11 +151,16 @@ pub(crate) fn move_characters(
     stats.character_time = began.elapsed();
 }
 
-/// The walks of the characters that hit something on their way in this tick, by entry (in
-/// order): each piece's window of the tick and its shapes at the window's ends. The respond
-/// phase makes them the characters' paths unless something moving meets them.
+/// The characters' walks in this tick, by entry (in order), written by [`move_characters`]
+/// alone: each walking character's path from where it started to where it walked; and,
+/// for those that hit something on their way, each piece's window of the tick and its
+/// shapes at the window's ends. The responders' answers make them the characters' paths
+/// unless something moving meets them.
 #[derive(Resource, Default)]
-pub(crate) struct Walks(pub(crate) Vec<(u32, Vec<Piece>)>);
+pub(crate) struct Walks {
+    pub(crate) paths: Vec<(u32, ShapePath)>,
+    pub(crate) pieces: Vec<(u32, Vec<Piece>)>,
+}
 
 /// One piece of a path: its window of the tick, and the shapes at the window's ends.
 pub(crate) type Piece = ([f32; 2], Shape, Shape);

@@ -62,16 +62,19 @@ use tick::{broad, gather, narrow, prepare, publish, report, respond, rest};
 /// 2. moves transforms by [`Velocity`] and [`AngularVelocity`] × the tick's duration
 ///    ([`SweepSystems::Integrate`], if [`integrate_velocity`](Self::integrate_velocity));
 ///    characters walk later, inside the tick, against every solid where it is this tick;
-/// 3. sweeps every collider from its start to where it is now (including moves made by other
-///    code since the last tick), keeps the resting ones aside, and finds the pairs whose
-///    swept bounds overlap ([`SweepSystems::BroadPhase`]), then every contact of those pairs
-///    inside the tick ([`SweepSystems::NarrowPhase`]);
-/// 4. sends one [`CollisionEvent`] message per contact, in order of time, triggers it on both
+/// 3. gathers every collider's motion from its start to where it is now (including moves
+///    made by other code since the last tick), and keeps the resting ones aside
+///    ([`SweepSystems::Gather`]);
+/// 4. walks the characters and answers the responders' hits, each on its real path
+///    ([`SweepSystems::Respond`]);
+/// 5. finds the pairs whose swept bounds overlap ([`SweepSystems::BroadPhase`]), then every
+///    contact of those pairs inside the tick ([`SweepSystems::NarrowPhase`]);
+/// 6. sends one [`CollisionEvent`] message per contact, in order of time, triggers it on both
 ///    entities, updates [`Contacts`] and [`CollidingEntities`], and publishes where every
 ///    collider is to [`SweepQuery`] ([`SweepSystems::Report`]).
 ///
 /// Each phase reads what the phase before it wrote and writes one thing for the next (the
-/// repository's `docs/design.md` has the picture). Steps 3 and 4 run on every thread of
+/// repository's `docs/design.md` has the picture). Steps 3 to 6 run on every thread of
 /// Bevy's compute task pool when [`parallel`](Self::parallel), with the same results on any
 /// number of threads.
 ///
@@ -202,9 +205,12 @@ pub enum SweepSystems {
     Prepare,
     /// Integrate [`Velocity`] and [`AngularVelocity`] into transforms (not the characters').
     Integrate,
-    /// Gather this tick's paths ([`SweptPath`]), keep the resting colliders aside, walk the
-    /// characters and answer the responders' hits, and find the pairs whose swept bounds
-    /// overlap.
+    /// Gather this tick's paths ([`SweptPath`]) and keep the resting colliders aside.
+    Gather,
+    /// Walk the [`KinematicCharacter`]s and answer the [`Response`]s' hits: each moves on its
+    /// real path, and its transform and velocity are set where the tick leaves it.
+    Respond,
+    /// Find the pairs whose swept bounds overlap.
     BroadPhase,
     /// Find every contact of those pairs inside the tick.
     NarrowPhase,
@@ -230,10 +236,11 @@ impl Plugin for SweepPlugin {
         .init_resource::<rest::RestingColliders>()
         .init_resource::<respond::Solids>()
         .init_resource::<character::Walks>()
-        .init_resource::<respond::Responders>()
+        .init_resource::<respond::Paths>()
         .init_resource::<broad::CandidatePairs>()
         .init_resource::<narrow::ContactSpans>()
         .init_resource::<report::ReportBuffers>()
+        .init_resource::<report::TickCount>()
         .init_resource::<publish::Snapshot>()
         .add_message::<CollisionEvent>()
         .register_type::<Collider>()
@@ -264,6 +271,8 @@ impl Plugin for SweepPlugin {
             (
                 SweepSystems::Prepare,
                 SweepSystems::Integrate,
+                SweepSystems::Gather,
+                SweepSystems::Respond,
                 SweepSystems::BroadPhase,
                 SweepSystems::NarrowPhase,
                 SweepSystems::Report,
@@ -279,19 +288,22 @@ impl Plugin for SweepPlugin {
                 prepare::integrate
                     .in_set(SweepSystems::Integrate)
                     .run_if(|settings: Res<SweepSettings>| settings.integrate_velocity),
+                (gather::gather, rest::rest)
+                    .chain_ignore_deferred()
+                    .in_set(SweepSystems::Gather),
                 (
-                    gather::gather,
-                    rest::rest,
                     respond::index_solids,
                     character::move_characters,
                     respond::respond,
-                    broad::broad_phase,
                 )
                     .chain_ignore_deferred()
-                    .in_set(SweepSystems::BroadPhase),
+                    .in_set(SweepSystems::Respond),
+                broad::broad_phase.in_set(SweepSystems::BroadPhase),
                 narrow::narrow_phase.in_set(SweepSystems::NarrowPhase),
                 (
                     report::report,
+                    report::send_events,
+                    report::trigger_observers,
                     publish::publish,
                     publish::colliding_entities,
                 )

@@ -4,7 +4,7 @@
 use super::components::Pending;
 use super::tick::gather::Resting;
 use super::tick::publish::Snapshot;
-use super::tick::report::ReportBuffers;
+use super::tick::report::TickCount;
 use super::tick::rest::RestingColliders;
 use super::{
     CharacterState, Collider, CollidingEntities, Contacts, KinematicCharacter, SkippedColliders,
@@ -102,7 +102,7 @@ impl SweepState {
             contacts: world.resource::<Contacts>().clone(),
             skipped: world.resource::<SkippedColliders>().clone(),
             snapshot: world.resource::<Snapshot>().clone(),
-            tick: world.resource::<ReportBuffers>().tick(),
+            tick: world.resource::<TickCount>().0,
         }
     }
 
@@ -243,7 +243,8 @@ impl SweepState {
         world.insert_resource(self.skipped.clone());
         world.insert_resource(self.snapshot.clone());
         // Records are marked with the tick they were last swept in: the count must only grow.
-        world.resource_mut::<ReportBuffers>().catch_up(self.tick);
+        let mut count = world.resource_mut::<TickCount>();
+        count.0 = count.0.max(self.tick);
         // The resting group is rebuilt: every collider is swept again until it rests again.
         world.insert_resource(RestingColliders::after_restore());
         let resting: Vec<Entity> = world

@@ -12,8 +12,9 @@ use core::time::Duration;
 #[reflect(Resource, Default, Debug, PartialEq, Clone)]
 #[non_exhaustive]
 pub struct SweepStats {
-    /// Entries in the broad phase in the tick, swept and resting: one per collider, and one
-    /// per edge of a polyline.
+    /// Entries in the broad phase in the tick, swept and resting: one per collider, one per
+    /// edge of a polyline, piece of a concave polygon and part of a compound, and one per
+    /// piece of a responder's path (cut where it hit something).
     pub colliders: usize,
     /// Entries resting (colliders, polyline edges): still for two ticks without a change,
     /// kept in the broad phase without being swept again. Pairs of two of them are never
@@ -44,7 +45,8 @@ pub struct SweepStats {
     /// Time of the resting colliders' update: those that came to rest or woke.
     pub rest_time: Duration,
     /// Time of the [`KinematicCharacter`](crate::prelude::KinematicCharacter)s' moves
-    /// (move-and-slide, before the sweep).
+    /// (their walks, in [`SweepSystems::Respond`](crate::SweepSystems::Respond), before the
+    /// responders' answers).
     pub character_time: Duration,
     /// Time of the responders' answers to their hits (their real paths).
     pub respond_time: Duration,
@@ -55,8 +57,10 @@ pub struct SweepStats {
     /// Time of [`SweepSystems::NarrowPhase`](crate::SweepSystems::NarrowPhase): the exact
     /// contact intervals of the candidate pairs.
     pub narrow_phase_time: Duration,
-    /// Time of [`SweepSystems::Report`](crate::SweepSystems::Report): events, observers,
-    /// [`Contacts`](crate::prelude::Contacts) and the queries' snapshot.
+    /// Time of the report, in [`SweepSystems::Report`](crate::SweepSystems::Report): the
+    /// events, their messages and observers, and [`Contacts`](crate::prelude::Contacts)
+    /// (not the queries' snapshot nor [`CollidingEntities`](crate::prelude::CollidingEntities),
+    /// which follow).
     pub report_time: Duration,
     /// Tasks the gather ran in parallel on the compute task pool (0: it ran serially).
     pub gather_tasks: usize,

@@ -1,10 +1,10 @@
 //! **Broad phase**: the pairs of colliders that may touch in this tick.
 //!
-//! Reads: [`Motions`] (the swept colliders' entries and swept bounds) and
-//! [`RestingColliders`].
+//! Reads: [`Paths`] (the swept colliders' swept bounds) and [`RestingColliders`].
 //! Writes: [`CandidatePairs`] (the pairs whose swept bounds overlap, in parts; and the index
-//! over the swept colliders' boxes, which the queries' snapshot takes), and [`SweepStats`]' `colliders`, `candidate_pairs`,
-//! `broad_phase_time` and `broad_phase_tasks`.
+//! over the swept colliders' boxes, which the queries' snapshot copies), and
+//! [`SweepStats`]' `colliders`, `candidate_pairs`, `broad_phase_time` and
+//! `broad_phase_tasks`.
 //!
 //! The swept colliders are paired with each other (the strips' rows, searched in parts) and
 //! with the resting ones (each swept box a query into the resting index, in parts of the
@@ -12,8 +12,8 @@
 //! so the pairs do not depend on the threads.
 
 use super::entries::{BoxIndex, Slot};
-use super::gather::Motions;
 use super::parts::{parts_for, reset, run_parts};
+use super::respond::Paths;
 use super::rest::RestingColliders;
 use crate::SweepSettings;
 use crate::plugin::SweepStats;
@@ -43,7 +43,7 @@ impl CandidatePairs {
 pub(crate) fn broad_phase(
     _main_thread: NonSendMarker,
     settings: Res<SweepSettings>,
-    motions: Res<Motions>,
+    paths: Res<Paths>,
     resting: Res<RestingColliders>,
     mut candidates: ResMut<CandidatePairs>,
     mut stats: ResMut<SweepStats>,
@@ -54,7 +54,7 @@ pub(crate) fn broad_phase(
         count,
         index,
     } = &mut *candidates;
-    index.build(&motions.bounds);
+    index.build(&paths.bounds);
     let n = index.len();
     // Parts of the pairs among the swept colliders (their rows), then parts of their
     // queries into the resting index.

@@ -1,8 +1,8 @@
 //! **Narrow phase**: when, inside the tick, each candidate pair touches.
 //!
 //! Reads: [`CandidatePairs`] (pairs whose layers do not interact, or of one body, are left
-//! out here), and the paths of their entries ([`Motions`],
-//! [`RestingColliders`]).
+//! out here), the paths of their entries ([`Paths`], [`RestingColliders`]), and the hits
+//! the responders answered ([`Paths::hits`]).
 //! Writes: [`ContactSpans`] (the touching pairs, each with its contact intervals, a polyline
 //! once per collider it touches, its edges' intervals merged) and [`SweepStats`]'
 //! `touching_pairs`, `exact_pairs`, `batched_pairs`, `narrow_phase_time` and
@@ -10,10 +10,9 @@
 
 use super::broad::CandidatePairs;
 use super::entries::{Entry, Slot, TickEntries, hold_margin};
-use super::gather::Motions;
 use super::gather::grown;
 use super::parts::{reset, run_parts};
-use super::respond::Responders;
+use super::respond::Paths;
 use super::rest::RestingColliders;
 use crate::SweepSettings;
 use crate::geometry::robust::expansions;
@@ -157,15 +156,14 @@ pub(crate) fn narrow_phase(
     _main_thread: NonSendMarker,
     settings: Res<SweepSettings>,
     candidates: Res<CandidatePairs>,
-    motions: Res<Motions>,
+    paths: Res<Paths>,
     resting: Res<RestingColliders>,
-    responders: Res<Responders>,
     mut spans: ResMut<ContactSpans>,
     mut stats: ResMut<SweepStats>,
 ) {
     let began = Instant::now();
     let entries = TickEntries {
-        swept: &motions.entries,
+        swept: &paths.entries,
         resting: &resting.group.entries,
     };
     let pairs = candidates.parts();
@@ -177,7 +175,7 @@ pub(crate) fn narrow_phase(
     let tasks = run_parts(&settings, &mut spans.parts[..pairs.len()], |p, out| {
         solve(entries, &pairs[p], out);
     });
-    for &(piece, solid, span, bounce) in &responders.hits {
+    for &(piece, solid, span, bounce) in &paths.hits {
         let part = pairs.len() + usize::from(!bounce);
         spans.parts[part].push(entries, piece, solid, &[span]);
     }

@@ -1,15 +1,15 @@
 //! **Publish**: what the tick leaves for the rest of the app to read.
 //!
-//! Reads: the tick's entries ([`Motions`]), the index over them ([`CandidatePairs`]), the
-//! resting colliders ([`RestingColliders`]), and the entities whose contacts changed
-//! ([`Contacts`]).
+//! Reads: the tick's entries ([`Paths`]), the index over them ([`CandidatePairs`]), the
+//! resting colliders ([`RestingColliders`]), the one-way directions ([`Solids`]), and the
+//! entities whose contacts changed ([`Contacts`]).
 //! Writes: the [`Snapshot`] that [`SweepQuery`](crate::query::SweepQuery) reads (the tick's
-//! entries and index are moved into it, not copied; the resting group is copied when it
-//! changed), and [`CollidingEntities`].
+//! entries and index copied into the snapshot's own buffers, which keep their allocations;
+//! the resting group copied when it changed), and [`CollidingEntities`].
 
 use super::broad::CandidatePairs;
 use super::entries::Group;
-use super::gather::Motions;
+use super::respond::Paths;
 use super::respond::Solids;
 use super::rest::RestingColliders;
 use crate::plugin::{CollidingEntities, CollisionLayers, Contacts};
@@ -110,20 +110,21 @@ impl Snapshot {
     }
 }
 
-/// Publishes the tick's colliders to the queries.
+/// Publishes the tick's colliders to the queries: a copy, so that nothing the tick hands
+/// on is written back.
 pub(crate) fn publish(
     _main_thread: NonSendMarker,
     mut snapshot: ResMut<Snapshot>,
-    mut motions: ResMut<Motions>,
-    mut candidates: ResMut<CandidatePairs>,
+    paths: Res<Paths>,
+    candidates: Res<CandidatePairs>,
     resting: Res<RestingColliders>,
     solids: Res<Solids>,
 ) {
     let snapshot = &mut *snapshot;
     snapshot.one_way.clone_from(&solids.one_way);
     snapshot.places = OnceLock::new();
-    core::mem::swap(&mut snapshot.swept.entries, &mut motions.entries);
-    core::mem::swap(&mut snapshot.swept.index, &mut candidates.index);
+    snapshot.swept.entries.copy_from(&paths.entries);
+    snapshot.swept.index.copy_from(&candidates.index);
     if resting.changed {
         snapshot.resting.copy_from(&resting.group);
     }

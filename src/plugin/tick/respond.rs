@@ -5,12 +5,13 @@
 //! [`Solids`] (the index over the solids, and the one-way directions, which the walk and
 //! the queries read).
 //!
-//! [`respond`] then finds the responders' paths. Reads: [`Motions`] (the characters' paths
-//! where they walked), [`Solids`] and [`RestingColliders`]; the responders' [`Response`] or
-//! [`KinematicCharacter`]. Writes: [`Motions`] (a responder that hits something has its one
-//! entry replaced by the pieces of its real path, each over its window of the tick), the
-//! responders' `Transform`, [`Velocity`] and [`SweptPath`], the hits the narrow phase adds
-//! ([`Responders::hits`]), and [`SweepStats`]' `respond_time` and `answered_hits`.
+//! [`respond`] then finds the responders' paths. Reads: [`Motions`] (every collider's
+//! gathered path), the characters' [`Walks`], [`Solids`] and [`RestingColliders`]; the
+//! responders' [`Response`] or [`KinematicCharacter`]. Writes: [`Paths`] (every swept
+//! collider's path as the tick sweeps it: a character's to where it walked, and a
+//! responder that hits something as the pieces of its real path, each over its window of
+//! the tick; and the hits the narrow phase adds), the responders' `Transform`, [`Velocity`]
+//! and [`SweptPath`], and [`SweepStats`]' `respond_time` and `answered_hits`.
 //!
 //! A responder moves along its straight path until its first contact with a solid (one that
 //! blocks: not a sensor, not a responder, layers interacting), found by the same exact
@@ -29,7 +30,7 @@
 //! one of them, and is answered along the one that opposes it least. Of contacts at the same
 //! moment, those with one normal are answered first.
 
-use super::entries::{BoxIndex, Entry, Slot, TickEntries, restrict};
+use super::entries::{BoxIndex, Entries, Entry, Slot, TickEntries, restrict};
 use super::gather::{EVENT_SKIN, Motions, inflate};
 use super::parts::run_parts;
 use super::rest::RestingColliders;
@@ -111,19 +112,30 @@ pub(crate) fn index_solids(
     solids.index.build(&solids.bounds);
 }
 
-/// The respond phase's state: each responder's answer, and the hits answered.
+/// The respond phase's hand-off, written by [`respond`] alone: every swept collider's path
+/// as the tick sweeps it (the gathered paths of [`Motions`], with the characters' walks and
+/// the responders' pieces put in), their swept bounds, and the hits answered.
 #[derive(Resource, Default)]
-pub(crate) struct Responders {
-    /// The responders' entries.
-    movers: Vec<u32>,
-    /// Each part's answers.
-    parts: Vec<Vec<Answer>>,
+pub(crate) struct Paths {
+    /// The swept colliders' entries: those of [`Motions`], in the same order, but that a
+    /// responder that walked or hit something has its one entry replaced by the first piece
+    /// of its real path, and its further pieces come after all the others.
+    pub(crate) entries: Entries,
+    /// Their swept bounds, in the same order.
+    pub(crate) bounds: Vec<Aabb2d>,
     /// The hits answered in this tick: the piece that meets the solid, the solid, the part of
     /// the tick they touch for (an instant, or from a stop to the tick's end), and whether it
     /// bounced. The narrow phase adds them to the pairs' contacts: the place of a hit is
     /// computed in `f32`, and may be a rounding error short of the solid (or into it, which
     /// the kernels see as a contact of a few ulps of time: a bounce is an instant).
     pub(crate) hits: Vec<(Slot, Slot, [f32; 2], bool)>,
+}
+
+/// The respond phase's scratch: the responders' entries, and each part's answers.
+#[derive(Default)]
+pub(crate) struct Responders {
+    movers: Vec<u32>,
+    parts: Vec<Vec<Answer>>,
 }
 
 /// How the tick went for one responder that hit something.
@@ -219,26 +231,36 @@ type Mover = (
     Option<&'static KinematicCharacter>,
 );
 
-/// Finds the responders' real paths and puts their pieces in [`Motions`].
+/// Finds the responders' real paths, and hands every swept collider's path on as
+/// [`Paths`].
 #[allow(clippy::too_many_arguments, reason = "a system's parameters")]
 pub(crate) fn respond(
     _main_thread: NonSendMarker,
     settings: Res<SweepSettings>,
-    mut motions: ResMut<Motions>,
+    motions: Res<Motions>,
     solids: Res<Solids>,
     resting: Res<RestingColliders>,
     walks: Res<Walks>,
-    mut responders: ResMut<Responders>,
+    mut paths: ResMut<Paths>,
+    mut state: Local<Responders>,
     mut movers: Query<Mover>,
     mut stats: ResMut<SweepStats>,
 ) {
     let began = Instant::now();
-    let state = &mut *responders;
+    let paths = &mut *paths;
+    paths.entries.copy_from(&motions.entries);
+    paths.bounds.clone_from(&motions.bounds);
+    paths.hits.clear();
+    for (i, walk) in &walks.paths {
+        let i = *i as usize;
+        paths.entries.replace(i, paths.entries.list[i], walk);
+        paths.bounds[i] = inflate(walk.swept_bounds());
+    }
+    let state = &mut *state;
     state.movers.clear();
-    state.hits.clear();
     state.movers.extend(
         (0u32..)
-            .zip(&motions.entries.list)
+            .zip(&paths.entries.list)
             .filter(|(_, e)| e.responder())
             .map(|(i, _)| i),
     );
@@ -252,7 +274,7 @@ pub(crate) fn respond(
         .movers
         .iter()
         .filter_map(|&i| {
-            let entry = motions.entries.list[i as usize];
+            let entry = paths.entries.list[i as usize];
             let (_, velocity, _, response, character) = movers.get(entry.entity).ok()?;
             let (answering, max_push, tolerance) = match (character, response) {
                 (Some(c), _) => {
@@ -276,7 +298,7 @@ pub(crate) fn respond(
                 i,
                 Ask {
                     entry,
-                    path: motions.entries.path(i as usize),
+                    path: paths.entries.path(i as usize),
                     answering,
                     duration,
                     velocity: velocity.0,
@@ -284,9 +306,9 @@ pub(crate) fn respond(
                     tolerance,
                     character: character.is_some(),
                     walk: walks
-                        .0
+                        .pieces
                         .binary_search_by_key(&i, |(entry, _)| *entry)
-                        .map(|k| walks.0[k].1.clone())
+                        .map(|k| walks.pieces[k].1.clone())
                         .unwrap_or_default(),
                 },
             ))
@@ -296,14 +318,10 @@ pub(crate) fn respond(
     state
         .parts
         .resize_with(count.max(state.parts.len()), Vec::new);
-    let Responders {
-        parts,
-        hits: hits_found,
-        ..
-    } = &mut *state;
+    let parts = &mut state.parts;
     let world = Obstacles {
         entries: TickEntries {
-            swept: &motions.entries,
+            swept: &paths.entries,
             resting: &resting.group.entries,
         },
         solids: &solids.list,
@@ -324,13 +342,15 @@ pub(crate) fn respond(
     let mut hits = 0;
     for answer in parts[..count].iter().flatten() {
         hits += answer.normals.len();
-        let entry = motions.entries.list[answer.entry as usize];
-        let slots = put_pieces(&mut motions, answer);
+        let entry = paths.entries.list[answer.entry as usize];
+        let slots = put_pieces(paths, answer);
         for &(piece, solid, time) in &answer.contacts {
             if let Some(Some(slot)) = slots.get(piece) {
                 // A stop holds it at the solid (moving with it) to the tick's end.
                 let until = if answer.stops { 1.0 } else { time };
-                hits_found.push((Slot::swept(*slot), solid, [time, until], answer.bounces));
+                paths
+                    .hits
+                    .push((Slot::swept(*slot), solid, [time, until], answer.bounces));
             }
         }
         let Ok((mut transform, mut velocity, mut swept, response, character)) =
@@ -382,10 +402,10 @@ fn one_way_directions(
 
 /// Replaces entry `answer.entry` by the pieces of its path (the first in its place, the
 /// others at the end), with their bounds; returns each piece's entry.
-fn put_pieces(motions: &mut Motions, answer: &Answer) -> Vec<Option<u32>> {
+fn put_pieces(paths: &mut Paths, answer: &Answer) -> Vec<Option<u32>> {
     let mut slots = Vec::with_capacity(answer.pieces.len());
     let i = answer.entry as usize;
-    let entry = motions.entries.list[i];
+    let entry = paths.entries.list[i];
     let last = answer.pieces.len() - 1;
     for (k, &(window, start, end)) in answer.pieces.iter().enumerate() {
         let Some(path) = ShapePath::between(start, end).filter(ShapePath::is_valid) else {
@@ -395,16 +415,16 @@ fn put_pieces(motions: &mut Motions, answer: &Answer) -> Vec<Option<u32>> {
         let bounds = inflate(path.swept_bounds());
         let piece = entry.piece(k as u32, k == last);
         if k == 0 {
-            motions.entries.replace(i, piece, &path);
-            motions.entries.set_window(i, window);
-            motions.bounds[i] = bounds;
+            paths.entries.replace(i, piece, &path);
+            paths.entries.set_window(i, window);
+            paths.bounds[i] = bounds;
             slots.push(Some(i as u32));
         } else {
-            let at = motions.entries.len();
+            let at = paths.entries.len();
             slots.push(Some(at as u32));
-            motions.entries.push(piece, &path);
-            motions.entries.set_window(at, window);
-            motions.bounds.push(bounds);
+            paths.entries.push(piece, &path);
+            paths.entries.set_window(at, window);
+            paths.bounds.push(bounds);
         }
     }
     slots
