@@ -22,11 +22,14 @@
 //! - Every tick the game checks the ball is inside the field and inside no brick, and
 //!   counts the bricks it hit; the counts are logged on exit.
 
+#[path = "support/demo.rs"]
+mod demo;
 #[path = "support/scripted.rs"]
 mod scripted;
 
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
+use demo::{Cursor, Hud};
 use scripted::ScriptedRun;
 
 const FIELD: Vec2 = Vec2::new(560.0, 300.0);
@@ -40,14 +43,7 @@ const TOP_SPEED: f32 = 50_000.0;
 fn main() {
     App::new()
         .add_plugins((
-            DefaultPlugins.set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "breakout".into(),
-                    resolution: (1280, 720).into(),
-                    ..default()
-                }),
-                ..default()
-            }),
+            DefaultPlugins.set(demo::window("breakout", (1280, 720))),
             SweepPlugin {
                 length_unit: 20.0,
                 ..default()
@@ -59,7 +55,7 @@ fn main() {
         .insert_resource(Time::<Fixed>::from_hz(60.0))
         .init_resource::<Game>()
         .add_systems(Startup, setup)
-        .add_systems(Update, (controls, hud))
+        .add_systems(Update, (demo::quit_on_esc, controls, hud))
         .add_systems(FixedUpdate, (follow_mouse, serve))
         .add_systems(
             FixedPostUpdate,
@@ -77,9 +73,6 @@ struct Paddle;
 
 #[derive(Component)]
 struct Brick;
-
-#[derive(Component)]
-struct Hud;
 
 #[derive(Resource)]
 struct Game {
@@ -153,20 +146,7 @@ fn setup(mut commands: Commands) {
         Response::Bounce { restitution: 1.0 },
     ));
     spawn_bricks(&mut commands);
-    commands.spawn((
-        Hud,
-        Text::new(""),
-        TextFont {
-            font_size: FontSize::Px(20.0),
-            ..default()
-        },
-        Node {
-            position_type: PositionType::Absolute,
-            top: Val::Px(6.0),
-            left: Val::Px(14.0),
-            ..default()
-        },
-    ));
+    commands.spawn(demo::hud(20.0, Vec2::new(14.0, 6.0)));
 }
 
 /// A wall of 14 × 8 bricks.
@@ -183,14 +163,9 @@ fn spawn_bricks(commands: &mut Commands) {
 fn controls(
     keys: Res<ButtonInput<KeyCode>>,
     buttons: Res<ButtonInput<MouseButton>>,
-    window: Query<&Window>,
-    camera: Query<(&Camera, &GlobalTransform)>,
+    cursor: Cursor,
     mut game: ResMut<Game>,
-    mut exit: MessageWriter<AppExit>,
 ) {
-    if keys.just_pressed(KeyCode::Escape) {
-        exit.write(AppExit::Success);
-    }
     if keys.just_pressed(KeyCode::KeyN) {
         game.level += 1;
         game.speed = (game.speed * 2.0).min(TOP_SPEED);
@@ -199,11 +174,7 @@ fn controls(
     if buttons.just_pressed(MouseButton::Left) {
         game.launch = true;
     }
-    if let (Ok(window), Ok((camera, at))) = (window.single(), camera.single())
-        && let Some(cursor) = window
-            .cursor_position()
-            .and_then(|c| camera.viewport_to_world_2d(at, c).ok())
-    {
+    if let Some(cursor) = cursor.world() {
         game.aim = cursor.x.clamp(-FIELD.x + PADDLE.x, FIELD.x - PADDLE.x);
     }
 }

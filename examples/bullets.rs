@@ -19,11 +19,14 @@
 //! The counter of pass-throughs stays at 0. Swept paths, contacts and normals are drawn by
 //! `SweepDebugPlugin`.
 
+#[path = "support/demo.rs"]
+mod demo;
 #[path = "support/scripted.rs"]
 mod scripted;
 
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
+use demo::{Cursor, Hud};
 use scripted::ScriptedRun;
 
 /// Every target lies left of this x; a bullet past it without a hit went through one.
@@ -33,14 +36,7 @@ const GUN: Vec2 = Vec2::new(-600.0, 0.0);
 fn main() {
     App::new()
         .add_plugins((
-            DefaultPlugins.set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "bullets".into(),
-                    resolution: (1280, 720).into(),
-                    ..default()
-                }),
-                ..default()
-            }),
+            DefaultPlugins.set(demo::window("bullets", (1280, 720))),
             SweepPlugin {
                 length_unit: 100.0,
                 ..default()
@@ -56,7 +52,7 @@ fn main() {
         })
         .init_resource::<Tally>()
         .add_systems(Startup, setup)
-        .add_systems(Update, (controls, hud))
+        .add_systems(Update, (demo::quit_on_esc, controls, hud))
         .add_systems(FixedUpdate, (fire, move_target))
         .add_systems(FixedPostUpdate, stop_bullets.after(SweepSystems::Report))
         .add_systems(Last, log_tally)
@@ -85,9 +81,6 @@ struct Target;
 
 #[derive(Component)]
 struct Mover;
-
-#[derive(Component)]
-struct Hud;
 
 /// Where the pointer is, in world space (the aim of manual fire).
 #[derive(Resource, Default)]
@@ -135,30 +128,15 @@ fn setup(mut commands: Commands) {
         Transform::from_xyz(200.0, 0.0, 0.0),
         Velocity(Vec2::new(0.0, 300.0)),
     ));
-    commands.spawn((
-        Hud,
-        Text::new(""),
-        TextFont {
-            font_size: FontSize::Px(24.0),
-            ..default()
-        },
-        Node {
-            position_type: PositionType::Absolute,
-            top: Val::Px(10.0),
-            left: Val::Px(14.0),
-            ..default()
-        },
-    ));
+    commands.spawn(demo::hud(24.0, Vec2::new(14.0, 10.0)));
 }
 
 fn controls(
     keys: Res<ButtonInput<KeyCode>>,
     buttons: Res<ButtonInput<MouseButton>>,
-    window: Query<&Window>,
-    camera: Query<(&Camera, &GlobalTransform)>,
+    cursor: Cursor,
     mut gun: ResMut<Gun>,
     mut aim: ResMut<Aim>,
-    mut exit: MessageWriter<AppExit>,
 ) {
     if keys.just_pressed(KeyCode::Space) {
         gun.automatic = !gun.automatic;
@@ -169,17 +147,11 @@ fn controls(
     if keys.just_pressed(KeyCode::ArrowDown) {
         gun.speed = (gun.speed / 2.0).max(1000.0);
     }
-    if keys.just_pressed(KeyCode::Escape) {
-        exit.write(AppExit::Success);
-    }
-    aim.0 = None;
-    if buttons.pressed(MouseButton::Left)
-        && let (Ok(window), Ok((camera, at))) = (window.single(), camera.single())
-    {
-        aim.0 = window
-            .cursor_position()
-            .and_then(|c| camera.viewport_to_world_2d(at, c).ok());
-    }
+    aim.0 = if buttons.pressed(MouseButton::Left) {
+        cursor.world()
+    } else {
+        None
+    };
 }
 
 /// Two bullets a tick: a point and a circle, aimed at the pointer or swept across the
@@ -251,17 +223,15 @@ fn stop_bullets(
     }
 }
 
-fn hud(gun: Res<Gun>, tally: Res<Tally>, mut hud: Query<&mut Text, With<Hud>>) {
-    if let Ok(mut text) = hud.single_mut() {
-        **text = format!(
-            "speed {:.0} px/s ({:.0} px per tick)   fired {}   hits {}   pass-throughs {}",
-            gun.speed,
-            gun.speed / 64.0,
-            tally.fired,
-            tally.hits,
-            tally.pass_throughs
-        );
-    }
+fn hud(gun: Res<Gun>, tally: Res<Tally>, mut hud: Single<&mut Text, With<Hud>>) {
+    hud.0 = format!(
+        "speed {:.0} px/s ({:.0} px per tick)   fired {}   hits {}   pass-throughs {}",
+        gun.speed,
+        gun.speed / 64.0,
+        tally.fired,
+        tally.hits,
+        tally.pass_throughs
+    );
 }
 
 fn log_tally(mut exits: MessageReader<AppExit>, tally: Res<Tally>) {

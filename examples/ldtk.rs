@@ -8,6 +8,8 @@
 //! `Space`/`W`/`Up` jumps. The log says how many colliders the level became, and when the hero
 //! has crossed it.
 
+#[path = "support/demo.rs"]
+mod demo;
 #[path = "support/level_hero.rs"]
 mod level_hero;
 #[path = "support/scripted.rs"]
@@ -27,14 +29,7 @@ fn main() {
     App::new()
         .add_plugins((
             DefaultPlugins
-                .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: "ldtk".into(),
-                        resolution: (1280, 720).into(),
-                        ..default()
-                    }),
-                    ..default()
-                })
+                .set(demo::window("ldtk", (1280, 720)))
                 .set(ImagePlugin::default_nearest()),
             LdtkPlugin,
             LdtkCollidersPlugin(LdtkColliders {

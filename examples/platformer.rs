@@ -19,11 +19,14 @@
 //! it up the small ledges, carries it on the lift, lets it jump up through the one-way
 //! platforms and land on them, and writes [`CharacterState`] (grounded, and on what).
 
+#[path = "support/demo.rs"]
+mod demo;
 #[path = "support/scripted.rs"]
 mod scripted;
 
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
+use demo::{Cursor, Hud};
 use scripted::ScriptedRun;
 
 const GRAVITY: f32 = 1400.0;
@@ -38,14 +41,7 @@ const LIFT_DEPTH: f32 = 120.0;
 fn main() {
     App::new()
         .add_plugins((
-            DefaultPlugins.set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "platformer".into(),
-                    resolution: (1280, 720).into(),
-                    ..default()
-                }),
-                ..default()
-            }),
+            DefaultPlugins.set(demo::window("platformer", (1280, 720))),
             SweepPlugin {
                 length_unit: 20.0,
                 ..default()
@@ -56,7 +52,7 @@ fn main() {
         .insert_resource(ClearColor(Color::srgb(0.05, 0.07, 0.10)))
         .init_resource::<Tally>()
         .add_systems(Startup, setup)
-        .add_systems(Update, (controls, throw, hud))
+        .add_systems(Update, (demo::quit_on_esc, controls, throw, hud))
         .add_systems(FixedUpdate, (run_and_jump, move_lift, ball_gravity))
         .add_systems(
             FixedPostUpdate,
@@ -85,9 +81,6 @@ struct Coin;
 
 #[derive(Component)]
 struct Ball;
-
-#[derive(Component)]
-struct Hud;
 
 #[derive(Resource, Default)]
 struct Tally {
@@ -178,42 +171,20 @@ fn setup(mut commands: Commands) {
             ..default()
         },
     ));
-    commands.spawn((
-        Hud,
-        Text::new(""),
-        TextFont {
-            font_size: FontSize::Px(20.0),
-            ..default()
-        },
-        Node {
-            position_type: PositionType::Absolute,
-            top: Val::Px(6.0),
-            left: Val::Px(14.0),
-            ..default()
-        },
-    ));
+    commands.spawn(demo::hud(20.0, Vec2::new(14.0, 6.0)));
 }
 
 fn controls(
     keys: Res<ButtonInput<KeyCode>>,
     buttons: Res<ButtonInput<MouseButton>>,
-    window: Query<&Window>,
-    camera: Query<(&Camera, &GlobalTransform)>,
+    cursor: Cursor,
     mut tally: ResMut<Tally>,
-    mut exit: MessageWriter<AppExit>,
 ) {
-    if keys.just_pressed(KeyCode::Escape) {
-        exit.write(AppExit::Success);
-    }
     if keys.any_just_pressed([KeyCode::Space, KeyCode::ArrowUp, KeyCode::KeyW]) {
         tally.jump = true;
     }
-    if buttons.just_pressed(MouseButton::Left)
-        && let (Ok(window), Ok((camera, at))) = (window.single(), camera.single())
-    {
-        tally.throw = window
-            .cursor_position()
-            .and_then(|c| camera.viewport_to_world_2d(at, c).ok());
+    if buttons.just_pressed(MouseButton::Left) {
+        tally.throw = cursor.world();
     }
 }
 

@@ -17,6 +17,8 @@
 //! slab, Cohen–Sutherland, 9-sector table), whether they all agree, and the sectors of the two
 //! endpoints (the nine-sector lookup: only the edges between those sectors can be crossed).
 
+#[path = "support/demo.rs"]
+mod demo;
 #[path = "support/scripted.rs"]
 mod scripted;
 
@@ -26,19 +28,13 @@ use bevy_sweep::geometry::{
     SegmentClip, clip_segment_aabb_cohen_sutherland, clip_segment_aabb_liang_barsky,
     clip_segment_aabb_sectors, clip_segment_aabb_slab,
 };
+use demo::{Cursor, Hud};
 use scripted::ScriptedRun;
 
 fn main() {
     App::new()
         .add_plugins((
-            DefaultPlugins.set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "segment_vs_rect".into(),
-                    resolution: (1280, 720).into(),
-                    ..default()
-                }),
-                ..default()
-            }),
+            DefaultPlugins.set(demo::window("segment_vs_rect", (1280, 720))),
             ScriptedRun,
         ))
         .insert_resource(ClearColor(Color::srgb(0.04, 0.05, 0.08)))
@@ -50,7 +46,7 @@ fn main() {
             dragging: None,
         })
         .add_systems(Startup, setup)
-        .add_systems(Update, (drag, draw, panel).chain())
+        .add_systems(Update, (demo::quit_on_esc, (drag, draw, panel).chain()))
         .run();
 }
 
@@ -89,45 +85,13 @@ impl Scene {
     }
 }
 
-#[derive(Component)]
-struct Panel;
-
 fn setup(mut commands: Commands) {
     commands.spawn(Camera2d);
-    commands.spawn((
-        Panel,
-        Text::new(""),
-        TextFont {
-            font_size: FontSize::Px(20.0),
-            ..default()
-        },
-        Node {
-            position_type: PositionType::Absolute,
-            top: Val::Px(10.0),
-            left: Val::Px(14.0),
-            ..default()
-        },
-    ));
+    commands.spawn(demo::hud(20.0, Vec2::new(14.0, 10.0)));
 }
 
-fn drag(
-    buttons: Res<ButtonInput<MouseButton>>,
-    keys: Res<ButtonInput<KeyCode>>,
-    window: Query<&Window>,
-    camera: Query<(&Camera, &GlobalTransform)>,
-    mut scene: ResMut<Scene>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    if keys.just_pressed(KeyCode::Escape) {
-        exit.write(AppExit::Success);
-    }
-    let (Ok(window), Ok((camera, at))) = (window.single(), camera.single()) else {
-        return;
-    };
-    let Some(cursor) = window
-        .cursor_position()
-        .and_then(|c| camera.viewport_to_world_2d(at, c).ok())
-    else {
+fn drag(buttons: Res<ButtonInput<MouseButton>>, cursor: Cursor, mut scene: ResMut<Scene>) {
+    let Some(cursor) = cursor.world() else {
         return;
     };
     if buttons.just_pressed(MouseButton::Left) {
@@ -229,10 +193,7 @@ fn draw(mut gizmos: Gizmos, scene: Res<Scene>) {
     }
 }
 
-fn panel(scene: Res<Scene>, mut panel: Query<&mut Text, With<Panel>>) {
-    let Ok(mut text) = panel.single_mut() else {
-        return;
-    };
+fn panel(scene: Res<Scene>, mut panel: Single<&mut Text, With<Hud>>) {
     let aabb = scene.aabb();
     let results = clips(&scene);
     let mut lines = vec![format!(
@@ -261,5 +222,5 @@ fn panel(scene: Res<Scene>, mut panel: Query<&mut Text, With<Panel>>) {
     } else {
         "the algorithms DISAGREE".to_string()
     });
-    **text = lines.join("\n");
+    panel.0 = lines.join("\n");
 }

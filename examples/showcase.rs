@@ -17,24 +17,20 @@
 //! each contact's point and normal (orange: started, light: ended, dark: crossed). The counts
 //! of each kind of event are at the top.
 
+#[path = "support/demo.rs"]
+mod demo;
 #[path = "support/scripted.rs"]
 mod scripted;
 
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
+use demo::Hud;
 use scripted::ScriptedRun;
 
 fn main() {
     App::new()
         .add_plugins((
-            DefaultPlugins.set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "showcase".into(),
-                    resolution: (1280, 720).into(),
-                    ..default()
-                }),
-                ..default()
-            }),
+            DefaultPlugins.set(demo::window("showcase", (1280, 720))),
             SweepPlugin {
                 length_unit: 40.0,
                 ..default()
@@ -46,7 +42,7 @@ fn main() {
         .insert_resource(Speed(1.0))
         .init_resource::<Counts>()
         .add_systems(Startup, setup)
-        .add_systems(Update, (controls, hud))
+        .add_systems(Update, (demo::quit_on_esc, controls, hud))
         .add_systems(FixedUpdate, swing)
         .add_systems(FixedPostUpdate, count.after(SweepSystems::Report))
         .add_systems(Last, log_counts)
@@ -70,9 +66,6 @@ struct Counts {
     ended: u32,
     crossed: u32,
 }
-
-#[derive(Component)]
-struct Hud;
 
 fn shape(kind: usize, target: bool) -> Collider {
     let size = if target { 1.0 } else { 0.55 };
@@ -159,20 +152,7 @@ fn setup(mut commands: Commands) {
             ));
         }
     }
-    commands.spawn((
-        Hud,
-        Text::new(""),
-        TextFont {
-            font_size: FontSize::Px(20.0),
-            ..default()
-        },
-        Node {
-            position_type: PositionType::Absolute,
-            top: Val::Px(8.0),
-            left: Val::Px(14.0),
-            ..default()
-        },
-    ));
+    commands.spawn(demo::hud(20.0, Vec2::new(14.0, 8.0)));
 }
 
 fn swing(speed: Res<Speed>, mut movers: Query<(&Swing, &Transform, &mut Velocity)>) {
@@ -193,7 +173,6 @@ fn controls(
     keys: Res<ButtonInput<KeyCode>>,
     mut speed: ResMut<Speed>,
     mut paused: Local<Option<f32>>,
-    mut exit: MessageWriter<AppExit>,
 ) {
     if keys.just_pressed(KeyCode::Space) {
         *paused = match *paused {
@@ -214,9 +193,6 @@ fn controls(
     if keys.just_pressed(KeyCode::ArrowDown) {
         speed.0 /= 2.0;
     }
-    if keys.just_pressed(KeyCode::Escape) {
-        exit.write(AppExit::Success);
-    }
 }
 
 fn count(mut events: MessageReader<CollisionEvent>, mut counts: ResMut<Counts>) {
@@ -229,13 +205,11 @@ fn count(mut events: MessageReader<CollisionEvent>, mut counts: ResMut<Counts>) 
     }
 }
 
-fn hud(counts: Res<Counts>, speed: Res<Speed>, mut hud: Query<&mut Text, With<Hud>>) {
-    if let Ok(mut text) = hud.single_mut() {
-        **text = format!(
-            "started {}   ended {}   crossed {}   speed x{}",
-            counts.started, counts.ended, counts.crossed, speed.0
-        );
-    }
+fn hud(counts: Res<Counts>, speed: Res<Speed>, mut hud: Single<&mut Text, With<Hud>>) {
+    hud.0 = format!(
+        "started {}   ended {}   crossed {}   speed x{}",
+        counts.started, counts.ended, counts.crossed, speed.0
+    );
 }
 
 fn log_counts(mut exits: MessageReader<AppExit>, counts: Res<Counts>) {

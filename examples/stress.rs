@@ -42,6 +42,8 @@
 //! `EXAMPLE_SECONDS` and `EXAMPLE_SCREENSHOTS` script a run (see `scripts/play_examples.sh`);
 //! they count the scene's time, which runs slower than real time in slow motion.
 
+#[path = "support/demo.rs"]
+mod demo;
 #[path = "support/scripted.rs"]
 mod scripted;
 
@@ -95,14 +97,7 @@ fn main() {
     App::new()
         .add_plugins((
             DefaultPlugins
-                .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: "stress".into(),
-                        resolution: WINDOW.into(),
-                        ..default()
-                    }),
-                    ..default()
-                })
+                .set(demo::window("stress", WINDOW))
                 .set(TaskPoolPlugin {
                     task_pool_options: pools,
                 }),
@@ -136,7 +131,13 @@ fn main() {
         .add_systems(Startup, (setup, spawn_colliders))
         .add_systems(
             Update,
-            (controls, count_frames, overlay.after(count_frames), outline),
+            (
+                demo::quit_on_esc,
+                controls,
+                count_frames,
+                overlay.after(count_frames),
+                outline,
+            ),
         )
         .add_systems(FixedPostUpdate, (measure, wrap).after(SweepSystems::Report))
         .add_systems(Last, log_summary)
@@ -345,7 +346,6 @@ fn controls(
     keys: Res<ButtonInput<KeyCode>>,
     mut store: ResMut<GizmoConfigStore>,
     mut time: ResMut<Time<Virtual>>,
-    mut exit: MessageWriter<AppExit>,
 ) {
     let (_, drawing) = store.config_mut::<SweepGizmos>();
     // A part is drawn in its colour, or not at all (`None`): `xor` turns it on and off.
@@ -361,9 +361,6 @@ fn controls(
     }
     if keys.just_pressed(KeyCode::Space) {
         time.toggle();
-    }
-    if keys.just_pressed(KeyCode::Escape) {
-        exit.write(AppExit::Success);
     }
 }
 

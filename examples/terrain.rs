@@ -22,11 +22,14 @@
 //!   gravity) and the plugin moves it by move-and-slide, keeps it on the slopes and says
 //!   whether it stands on the ground ([`CharacterState`]).
 
+#[path = "support/demo.rs"]
+mod demo;
 #[path = "support/scripted.rs"]
 mod scripted;
 
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
+use demo::Hud;
 use scripted::ScriptedRun;
 
 /// The collision layers: the hills, the hero, bullets, drifting props.
@@ -47,14 +50,7 @@ const HALF_WIDTH: f32 = 600.0;
 fn main() {
     App::new()
         .add_plugins((
-            DefaultPlugins.set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "terrain".into(),
-                    resolution: (1280, 720).into(),
-                    ..default()
-                }),
-                ..default()
-            }),
+            DefaultPlugins.set(demo::window("terrain", (1280, 720))),
             SweepPlugin {
                 length_unit: 20.0,
                 ..default()
@@ -67,7 +63,7 @@ fn main() {
         .add_systems(Startup, setup)
         .add_systems(FixedUpdate, (walk, fire, wrap_props))
         .add_systems(FixedPostUpdate, strike.after(SweepSystems::Report))
-        .add_systems(Update, (controls, draw_struck, hud))
+        .add_systems(Update, (demo::quit_on_esc, draw_struck, hud))
         .add_systems(Last, log_tally)
         .run();
 }
@@ -85,9 +81,6 @@ struct Hero;
 
 #[derive(Component)]
 struct Bullet;
-
-#[derive(Component)]
-struct Hud;
 
 /// Edges of the hills struck lately: (edge, seconds left to show).
 #[derive(Component, Default)]
@@ -163,20 +156,7 @@ fn setup(mut commands: Commands) {
             AngularVelocity(if k % 3 == 0 { 1.5 } else { -2.2 }),
         ));
     }
-    commands.spawn((
-        Hud,
-        Text::new(""),
-        TextFont {
-            font_size: FontSize::Px(20.0),
-            ..default()
-        },
-        Node {
-            position_type: PositionType::Absolute,
-            top: Val::Px(8.0),
-            left: Val::Px(14.0),
-            ..default()
-        },
-    ));
+    commands.spawn(demo::hud(20.0, Vec2::new(14.0, 8.0)));
 }
 
 /// Walks, falls and jumps: the game sets the velocity, the plugin moves the character.
@@ -283,21 +263,15 @@ fn draw_struck(time: Res<Time>, mut gizmos: Gizmos, mut hills: Query<(&Hills, &m
     }
 }
 
-fn controls(keys: Res<ButtonInput<KeyCode>>, mut exit: MessageWriter<AppExit>) {
-    if keys.just_pressed(KeyCode::Escape) {
-        exit.write(AppExit::Success);
-    }
-}
-
 fn hud(
     tally: Res<Tally>,
     heroes: Query<(&CharacterState, &CollidingEntities), With<Hero>>,
-    mut hud: Query<&mut Text, With<Hud>>,
+    mut hud: Single<&mut Text, With<Hud>>,
 ) {
-    let (Ok(mut text), Ok((hero, touching))) = (hud.single_mut(), heroes.single()) else {
+    let Ok((hero, touching)) = heroes.single() else {
         return;
     };
-    **text = format!(
+    hud.0 = format!(
         "bullets {}   hits {} ({} on the hills)   hero {} and touching {}",
         tally.fired,
         tally.hits,

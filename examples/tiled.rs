@@ -9,6 +9,8 @@
 //! `Space`/`W`/`Up` jumps. The log says how many colliders the map became, and when the hero
 //! has crossed the level.
 
+#[path = "support/demo.rs"]
+mod demo;
 #[path = "support/level_hero.rs"]
 mod level_hero;
 #[path = "support/scripted.rs"]
@@ -27,14 +29,7 @@ fn main() {
     App::new()
         .add_plugins((
             DefaultPlugins
-                .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: "tiled".into(),
-                        resolution: (1280, 720).into(),
-                        ..default()
-                    }),
-                    ..default()
-                })
+                .set(demo::window("tiled", (1280, 720)))
                 .set(ImagePlugin::default_nearest()),
             TiledPlugin::default(),
             TiledPhysicsPlugin::<TiledSweepBackend>::default(),

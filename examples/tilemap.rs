@@ -7,6 +7,8 @@
 //! `A`/`Left` run, `Space`/`W`/`Up` jumps. The log says how many tiles became how many
 //! colliders, and when the hero has crossed the level.
 
+#[path = "support/demo.rs"]
+mod demo;
 #[path = "support/level_hero.rs"]
 mod level_hero;
 #[path = "support/scripted.rs"]
@@ -43,14 +45,7 @@ const TILE: f32 = 16.0;
 fn main() {
     App::new()
         .add_plugins((
-            DefaultPlugins.set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "tilemap".into(),
-                    resolution: (1280, 720).into(),
-                    ..default()
-                }),
-                ..default()
-            }),
+            DefaultPlugins.set(demo::window("tilemap", (1280, 720))),
             TilemapPlugin,
             SweepPlugin {
                 length_unit: 16.0,

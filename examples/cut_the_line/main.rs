@@ -26,6 +26,8 @@
 //! headless in `tests/cut_the_line.rs`); this file is input, screens, drawing and effects.
 
 mod best;
+#[path = "../support/demo.rs"]
+mod demo;
 mod rules;
 #[path = "../support/scripted.rs"]
 mod scripted;
@@ -38,9 +40,10 @@ use bevy::asset::io::file::FileAssetReader;
 use bevy::asset::{AssetLoader, LoadContext};
 use bevy::prelude::*;
 use bevy::sprite_render::AlphaMode2d;
-use bevy::window::{PrimaryWindow, WindowFocused};
+use bevy::window::WindowFocused;
 use bevy_prototype_lyon::prelude::*;
 use bevy_sweep::prelude::*;
+use demo::{Cursor, Hud};
 use rules::{
     BladeInput, Cut, FIELD, Game, Line, Mode, PIECE_LIFETIME, Piece, PieceColor, RoundOver,
     RulesPlugin, Screen, WaveBook,
@@ -85,14 +88,10 @@ const LEAVING_FLASH: f32 = 120.0;
 fn main() {
     App::new()
         .add_plugins((
-            DefaultPlugins.set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "cut_the_line".into(),
-                    resolution: ((2.0 * FIELD.x) as u32, (2.0 * FIELD.y) as u32).into(),
-                    ..default()
-                }),
-                ..default()
-            }),
+            DefaultPlugins.set(demo::window(
+                "cut_the_line",
+                ((2.0 * FIELD.x) as u32, (2.0 * FIELD.y) as u32),
+            )),
             ShapePlugin,
             SweepPlugin {
                 length_unit: 100.0,
@@ -264,10 +263,6 @@ impl Plugin for ScreensPlugin {
     }
 }
 
-/// The HUD's text (score, best, wave, lives or seconds, combo).
-#[derive(Component)]
-struct Hud;
-
 /// A centred column of lines of text, the first one large, kept until `screen` is left.
 fn text_screen(commands: &mut Commands, screen: Screen, title: &str, lines: &[String]) {
     commands
@@ -334,21 +329,8 @@ fn hud(mut commands: Commands, existing: Query<(), With<Hud>>) {
     if !existing.is_empty() {
         return; // back from a pause
     }
-    commands.spawn((
-        Hud,
-        Text::new(""),
-        TextFont {
-            font_size: FontSize::Px(26.0),
-            ..default()
-        },
-        TextColor(TEXT),
-        Node {
-            position_type: PositionType::Absolute,
-            top: Val::Px(12.0),
-            left: Val::Px(16.0),
-            ..default()
-        },
-    ));
+    // Score, best, wave, lives or seconds, combo.
+    commands.spawn((demo::hud(26.0, Vec2::new(16.0, 12.0)), TextColor(TEXT)));
 }
 
 /// The HUD stays through a pause, and goes with the round.
@@ -554,21 +536,15 @@ fn read_pointer(
     mut input: ResMut<BladeInput>,
     mut trail: ResMut<Trail>,
     buttons: Res<ButtonInput<MouseButton>>,
-    window: Query<&Window, With<PrimaryWindow>>,
-    camera: Query<(&Camera, &GlobalTransform)>,
+    cursor: Cursor,
+    camera: Single<&GlobalTransform, With<Camera>>,
     screen: Res<State<Screen>>,
     time: Res<Time<Real>>,
 ) {
-    let (Ok(window), Ok((camera, at))) = (window.single(), camera.single()) else {
-        return;
-    };
     // The camera is at the origin but for the screen shake: the blade follows the pointer on
     // the field, not on the shaking picture.
-    if let Some(p) = window
-        .cursor_position()
-        .and_then(|c| camera.viewport_to_world_2d(at, c).ok())
-    {
-        input.position = p - at.translation().truncate();
+    if let Some(p) = cursor.world() {
+        input.position = p - camera.translation().truncate();
     }
     input.held = buttons.pressed(MouseButton::Left) && *screen.get() == Screen::Playing;
     if input.held && buttons.just_pressed(MouseButton::Left) {

@@ -23,6 +23,8 @@
 
 #[path = "arena.rs"]
 mod arena;
+#[path = "../support/demo.rs"]
+mod demo;
 #[path = "../support/scripted.rs"]
 mod scripted;
 
@@ -38,6 +40,7 @@ use bevy_ggrs::{
 };
 use bevy_sweep::prelude::*;
 use core::time::Duration;
+use demo::Hud;
 use scripted::ScriptedRun;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -118,29 +121,14 @@ fn main() {
         ));
     } else {
         app.add_plugins((
-            DefaultPlugins.set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "netplay".into(),
-                    resolution: (1280, 720).into(),
-                    ..default()
-                }),
-                ..default()
-            }),
+            DefaultPlugins.set(demo::window("netplay", (1280, 720))),
             SweepDebugPlugin,
             ScriptedRun,
         ))
         .insert_resource(ClearColor(Color::srgb(0.05, 0.07, 0.10)))
         .add_systems(Startup, |mut commands: Commands| {
             commands.spawn(Camera2d);
-            commands.spawn((
-                Text::new(""),
-                Node {
-                    position_type: PositionType::Absolute,
-                    left: px(12),
-                    top: px(8),
-                    ..default()
-                },
-            ));
+            commands.spawn(demo::hud(20.0, Vec2::new(12.0, 8.0)));
         })
         .add_systems(Update, hud);
     }
@@ -306,7 +294,7 @@ fn finish(
 }
 
 /// The score line.
-fn hud(tally: Res<Tally>, frame: Res<RollbackFrameCount>, mut text: Single<&mut Text>) {
+fn hud(tally: Res<Tally>, frame: Res<RollbackFrameCount>, mut text: Single<&mut Text, With<Hud>>) {
     text.0 = format!(
         "frame {}   coins {} : {}   balls {}   (run: A/D, jump: W/Space, throw: F/click)",
         frame.0, tally.coins[0], tally.coins[1], tally.thrown
