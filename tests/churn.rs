@@ -25,23 +25,19 @@
 
 #[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
 mod common;
-#[path = "plugin/oracle.rs"]
+#[path = "common/exact/mod.rs"]
 #[allow(
     dead_code,
     unused_imports,
     reason = "the oracle serves other tests too, and its own tests are compiled here, not run"
 )]
-mod oracle;
-#[path = "support/oracle_check.rs"]
-mod oracle_check;
-#[path = "support/rules.rs"]
-mod rules;
+mod exact;
 
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use bevy_sweep::prelude::*;
 use common::{recording_app, task_pools};
-use oracle_check::{Check, States, check_tick};
+use exact::oracle_check::{Check, States, check_tick};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;

@@ -1,7 +1,7 @@
 //! The same world with its entities numbered differently gives the same contacts, at the
 //! same times and places.
 //!
-//! The world of every shape of `tests/support/every_shape_world.rs` is spawned twice: in
+//! The world of every shape of `tests/common/every_shape_world.rs` is spawned twice: in
 //! its order, and reversed, after unrelated entities were spawned (and half of them
 //! despawned), with an unrelated entity between every few and children spawned before their
 //! parents: every collider has another `Entity`, and pairs come in the other order. Each
@@ -20,20 +20,18 @@
 
 #[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
 mod common;
-#[path = "support/every_shape_world.rs"]
-mod every_shape_world;
 
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
+use common::every_shape_world::{Order, Scene, app};
 use common::{assert_well_formed, tick};
 use core::fmt::Debug;
-use every_shape_world::{Order, Scene, app};
 
 /// How many ticks each run lasts.
 const TICKS: u32 = 48;
 
-/// A contact as the scene names it: entities and bodies by their [`Id`](every_shape_world::Id),
-/// seen from the smaller id.
+/// A contact as the scene names it: entities and bodies by their
+/// [`Id`](common::every_shape_world::Id), seen from the smaller id.
 #[derive(Clone, Copy, Debug)]
 #[allow(dead_code, reason = "compared whole, every field, through `Debug`")]
 struct Named {

@@ -4,7 +4,7 @@
 //! first time (and the same resting colliders, but for the first tick after a restore, in
 //! which none rests: `SweepState` leaves the resting group out).
 //!
-//! The world of every shape of `tests/support/every_shape_world.rs` (still colliders that
+//! The world of every shape of `tests/common/every_shape_world.rs` (still colliders that
 //! rest, drifting and fast-turning ones, bullets that cross several colliders inside a tick,
 //! bodies with child colliders, a polyline terrain with kinematic characters walking and
 //! jumping on it, a moving platform, responders, a sensor, a moving door switched off and on
@@ -25,18 +25,12 @@
 
 #[allow(dead_code, reason = "each test binary uses some of the shared helpers")]
 mod common;
-#[path = "support/every_shape_world.rs"]
-#[allow(
-    dead_code,
-    reason = "the scene's renumbering is for `tests/entity_order.rs`"
-)]
-mod every_shape_world;
 
 use bevy::prelude::*;
 use bevy_sweep::prelude::*;
+use common::every_shape_world::{self, Id, Order, Scene, app};
 use common::{assert_well_formed, tick};
 use core::fmt::Debug;
-use every_shape_world::{Id, Order, Scene, app};
 
 /// The tick after which the world is saved.
 const SAVED_AT: u32 = 20;

@@ -1,15 +1,17 @@
 //! Helpers shared by the integration test binaries, each of which includes this module with
 //! `mod common;`: a headless App that runs exactly one fixed tick per update and records the
-//! events of each, and the small checks the tests make of what it reports.
+//! events of each, the small checks the tests make of what it reports, and the world of every
+//! shape that the replay and renumbering tests run.
 //!
-//! (The exact oracle, `tests/plugin/oracle.rs`, and the event rules and tick check in
-//! `tests/support/` are included by `#[path]` where they are used, as the avian2d comparison
-//! includes them too.)
+//! (The exact oracle, with the event rules and the tick check that hold the plugin to it, is
+//! here too, in `exact/`, but outside this module: see `exact/mod.rs`.)
 
 use bevy::math::Vec2;
 
 #[cfg(feature = "plugin")]
 mod app;
+#[cfg(feature = "plugin")]
+pub(crate) mod every_shape_world;
 #[cfg(feature = "plugin")]
 pub(crate) mod warnings;
 #[cfg(feature = "plugin")]

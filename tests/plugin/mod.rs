@@ -7,18 +7,22 @@ mod convex;
 mod debug_draw;
 mod fresh;
 mod lifecycle;
-mod oracle;
 mod pairs;
 mod polygons;
 mod query;
 mod reflections;
 mod responders;
 mod resting;
-#[path = "../support/rules.rs"]
-mod rules;
 mod seams;
 mod shapes;
 mod switching;
 mod tiles;
 mod translating;
 mod worlds;
+
+// The exact oracle and its event rules, which the tests below reach as `super::oracle` and
+// `super::rules` (see `tests/common/exact/mod.rs` for why it is not in `mod common`).
+#[path = "../common/exact/mod.rs"]
+#[allow(dead_code, reason = "the tick check is the churn soak's")]
+mod exact;
+use exact::{oracle, rules};

@@ -22,16 +22,16 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-#[path = "../../../tests/plugin/oracle.rs"]
+#[path = "../../../tests/common/exact/oracle/mod.rs"]
 #[allow(
     dead_code,
     unused_imports,
     reason = "the exact oracle of the crate's tests: only its contact intervals are used here"
 )]
 mod oracle;
-#[path = "../../../tests/support/oracle_check.rs"]
+#[path = "../../../tests/common/exact/oracle_check.rs"]
 mod oracle_check;
-#[path = "../../../tests/support/rules.rs"]
+#[path = "../../../tests/common/exact/rules.rs"]
 mod rules;
 mod slide;
 

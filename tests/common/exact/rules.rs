@@ -1,6 +1,6 @@
 //! Shared by the tests that hold the plugin to the exact oracle: paths in the oracle's form,
-//! and the documented event rules applied to one pair's exact contact intervals. Included by
-//! `#[path]` beside the oracle (`super::oracle`) in each test binary that uses it.
+//! and the documented event rules applied to one pair's exact contact intervals. Beside the
+//! oracle (`super::oracle`), in `tests/common/exact/` and in the avian2d comparison.
 
 use super::oracle::{self, Path};
 use bevy_sweep::narrow::{ConvexVertices, ShapePath};

@@ -1211,8 +1211,5 @@ fn contact_set(formula: &Formula) -> Vec<[f64; 2]> {
 // Self-tests
 // ---------------------------------------------------------------------------------------
 
-// The path is spelled out because this file is also included by `#[path]` (the churn soak,
-// the avian2d comparison), where a plain `mod tests;` would be looked for beside it.
 #[cfg(test)]
-#[path = "oracle/tests.rs"]
 mod tests;

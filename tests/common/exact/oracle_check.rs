@@ -1,7 +1,7 @@
 //! Holds a tick of a running app to the exact oracle: every pair whose swept bounds meet (the
 //! only ones that can touch) and every pair the last tick left in contact, against the events
-//! the tick sent. Included by `#[path]` beside the oracle (`super::oracle`) and the event rules
-//! (`super::rules`) in each binary that uses it (the churn soak, the avian2d comparison).
+//! the tick sent (the churn soak, the avian2d comparison). Beside the oracle (`super::oracle`)
+//! and the event rules (`super::rules`), in `tests/common/exact/` and in the comparison.
 
 use super::rules::{exact_union, expected_events};
 use bevy::platform::collections::HashMap;

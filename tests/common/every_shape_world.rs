@@ -570,8 +570,8 @@ pub(crate) const THREADS: usize = 4;
 /// a one-thread pool: the sweep splits no work when it may use one thread), and the
 /// characters' controller [`walk`]. Nothing is spawned yet.
 pub(crate) fn app(parallel: bool) -> App {
-    let mut app = crate::common::recording_app((
-        MinimalPlugins.set(crate::common::task_pools(THREADS)),
+    let mut app = super::recording_app((
+        MinimalPlugins.set(super::task_pools(THREADS)),
         SweepPlugin {
             parallel,
             ..default()
