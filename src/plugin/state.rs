@@ -171,9 +171,8 @@ impl SweepState {
     /// that brings a despawned entity back under another id (`bevy_ggrs` does), with the old
     /// ids mapped to the new ones. Entities `map` leaves alone are kept.
     pub fn mapped(mut self, map: impl Fn(Entity) -> Entity) -> Self {
-        for (entity, swept) in &mut self.colliders {
+        for (entity, _) in &mut self.colliders {
             *entity = map(*entity);
-            swept.body = swept.body.map(&map);
         }
         for (entity, state) in &mut self.characters {
             *entity = map(*entity);

@@ -2,7 +2,7 @@
 
 use super::placement::{plane_of, plane_of_isometry, plane_of_root};
 use super::polygon::decompose;
-use super::{CollisionLayers, SweptPath};
+use super::{CollisionLayers, SweptPath, Warned};
 use crate::geometry::robust::orient2d;
 use crate::narrow::{
     ConvexPath, ConvexShape, ConvexVertices, Feature, PartFeature, Shape, ShapePath,
@@ -73,7 +73,7 @@ use bevy::transform::components::Transform;
 /// ```
 #[derive(Component, Reflect, Clone, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq, Clone)]
-#[require(Transform, CollisionLayers, SweptPath)]
+#[require(Transform, CollisionLayers, SweptPath, Warned)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub enum Collider {
     /// A single point at the entity's origin.

@@ -16,4 +16,5 @@ pub use disabled::ColliderDisabled;
 pub(crate) use disabled::Pending;
 pub use layers::{CollisionLayer, CollisionLayers, LayerMask};
 pub use motion::{AngularVelocity, SweptPath, Teleport, Velocity};
+pub(crate) use motion::{ShapeCheck, Warned};
 pub use response::{CharacterState, KinematicCharacter, OneWay, Response, Sensor};

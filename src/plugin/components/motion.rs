@@ -89,14 +89,6 @@ pub struct SweptPath {
     /// without being swept again.
     #[reflect(ignore)]
     pub(crate) resting: bool,
-    /// A warning was given about this collider's shape (once per collider and shape): an
-    /// axis-aligned box on a rotated transform, a polyline with repeated points.
-    #[reflect(ignore)]
-    pub(crate) warned: bool,
-    /// A warning was given about how the collider answers hits (a [`Response`](super::Response)
-    /// without [`Velocity`], on a child or a polyline).
-    #[reflect(ignore)]
-    pub(crate) warned_response: bool,
     /// The [`Collider::fingerprint`] of the shape last checked: a shape written again
     /// unchanged is not a new shape.
     #[reflect(ignore)]
@@ -106,20 +98,43 @@ pub struct SweptPath {
     /// new app).
     #[reflect(ignore)]
     pub(crate) restored: bool,
-    /// A warning was given about the collider turning more than half a turn in a tick.
-    #[reflect(ignore)]
-    pub(crate) warned_turn: bool,
     /// Switched off ([`ColliderDisabled`](crate::prelude::ColliderDisabled)) since it was
     /// last swept: switched on again, it starts afresh where it is.
     #[reflect(ignore)]
     pub(crate) switched_off: bool,
-    /// The [`Body`](super::Body) the collider belonged to in the last tick.
+    /// Whether the collider's shape can be swept ([`Collider::problem`]), checked when it is
+    /// new or changed.
     #[reflect(ignore)]
-    pub(crate) body: Option<Entity>,
-    /// Why the collider's shape cannot be swept ([`Collider::problem`]), checked when it is
-    /// new or changed; `None` until then.
-    #[reflect(ignore)]
-    pub(crate) shape_problem: Option<Option<SkipReason>>,
+    pub(crate) shape_check: ShapeCheck,
+}
+
+/// What the check of a collider's shape found: kept in the [`SweptPath`], since whether a
+/// changed shape was checked decides how its motion goes on (and so is rolled back with it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub(crate) enum ShapeCheck {
+    /// New or changed since it was last checked.
+    #[default]
+    Unchecked,
+    /// It can be swept.
+    Usable,
+    /// It cannot, for this reason.
+    Unusable(SkipReason),
+}
+
+/// The warnings given about a collider, each once per collider. Kept beside its
+/// [`SweptPath`] rather than in it: they change no event, and a rollback need not restore
+/// them (a collider brought back by one is warned about anew, at most once).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub(crate) struct Warned {
+    /// About its shape (once per collider and shape): an axis-aligned box on a rotated
+    /// transform, a polyline with repeated points.
+    pub(crate) shape: bool,
+    /// About how it answers hits (a [`Response`](super::Response) without [`Velocity`], on a
+    /// child or a composite shape).
+    pub(crate) response: bool,
+    /// About turning more than half a turn in a tick.
+    pub(crate) turn: bool,
 }
 
 /// A [`SweptPath`] removed from a collider that keeps its [`Collider`] is put back, empty: the

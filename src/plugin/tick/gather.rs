@@ -17,6 +17,7 @@ use crate::geometry::robust::orient2d;
 use crate::narrow::ConvexShape;
 use crate::narrow::{ConvexVertices, Shape, ShapePath};
 use crate::plugin::components::placement::world_plane_from;
+use crate::plugin::components::{ShapeCheck, Warned};
 use crate::plugin::{
     AngularVelocity, Body, Collider, ColliderDisabled, CollisionLayers, KinematicCharacter, OneWay,
     Response, Sensor, SkipReason, SkippedColliders, SweepStats, SweptPath, Velocity,
@@ -94,6 +95,7 @@ type ColliderData = (
     Entity,
     &'static Collider,
     &'static mut SweptPath,
+    &'static mut Warned,
     &'static CollisionLayers,
     Option<&'static Velocity>,
     Option<&'static AngularVelocity>,
@@ -252,10 +254,11 @@ impl Motions {
 /// One collider's motion, swept (into `local`), and whether it rests from now on.
 #[inline(always)]
 fn gather_one(
-    (entity, collider, swept, layers, velocity, angular, transform, has_body, roles): (
+    (entity, collider, swept, warned, layers, velocity, angular, transform, has_body, roles): (
         Entity,
         &Collider,
         Mut<SweptPath>,
+        Mut<Warned>,
         &CollisionLayers,
         Option<&Velocity>,
         Option<&AngularVelocity>,
@@ -269,6 +272,7 @@ fn gather_one(
     local: &mut Gathered,
 ) {
     let swept = swept.into_inner();
+    let warned = warned.into_inner();
     swept.restored = false;
     swept.started = true;
     // Switched on again without the prepare phase seeing it (a record restored as off onto
@@ -283,7 +287,7 @@ fn gather_one(
         local.woken.push(entity);
     }
     // Its shape's own problem is checked when the shape is new or changed (`prepare`).
-    let reshaped = swept.shape_problem.is_none();
+    let reshaped = swept.shape_check == ShapeCheck::Unchecked;
     let world = transform.map_or(Err(SkipReason::MissingTransform), |(t, parent)| {
         world_plane_from(t, parent, &lookup.transforms)
     });
@@ -291,8 +295,8 @@ fn gather_one(
     let root = transform.is_some_and(|(_, parent)| parent.is_none());
     let answers = response.is_some() || character.is_some();
     let responder = answers && root && !collider.is_composite() && velocity.is_some();
-    if answers && !responder && !swept.warned_response {
-        swept.warned_response = true;
+    if answers && !responder && !warned.response {
+        warned.response = true;
         local.warnings.push((entity, CANNOT_ANSWER));
     }
     // A character is swept grown by its skin (and a little more, so that standing at the
@@ -315,7 +319,7 @@ fn gather_one(
     if was_skipped(entity) {
         local.usable_again.push(entity);
     }
-    if let Some(warning) = warning(collider, motion.world, swept) {
+    if let Some(warning) = warning(collider, motion.world, &mut warned.shape) {
         local.warnings.push((entity, warning));
     }
     let turns = !matches!(
@@ -323,22 +327,22 @@ fn gather_one(
         Collider::Point | Collider::Circle { .. } | Collider::Aabb { .. }
     );
     if turns
-        && !swept.warned_turn
+        && !warned.turn
         && angular.is_some_and(|w| (w.0 * dt).abs() > core::f32::consts::PI)
     {
-        swept.warned_turn = true;
+        warned.turn = true;
         local.warnings.push((entity, FAST_TURN));
     }
     // A responder never rests: it answers what hits it, which only a swept collider does.
     swept.resting = !responder && comes_to_rest(swept, &motion, root) && lookup.unchanged(entity);
     swept.fresh = false;
-    swept.body = if has_body {
+    let body = if has_body {
         Some(entity)
     } else {
         transform.and_then(|(_, parent)| lookup.body_above(parent?.parent()))
     };
     let holds = matches!(response, Some(Response::Slide | Response::Stop));
-    let entry = Entry::new(entity, *layers, swept.body, None, motion.continues)
+    let entry = Entry::new(entity, *layers, body, None, motion.continues)
         .with_role(responder, holds, sensor, one_way);
     motion.push(collider, swept, entry, local);
 }
@@ -354,10 +358,12 @@ fn problem(
     angular: Option<&AngularVelocity>,
     response: Option<&Response>,
 ) -> Result<(), SkipReason> {
-    if let Some(reason) = *swept
-        .shape_problem
-        .get_or_insert_with(|| collider.problem())
-    {
+    if swept.shape_check == ShapeCheck::Unchecked {
+        swept.shape_check = collider
+            .problem()
+            .map_or(ShapeCheck::Usable, ShapeCheck::Unusable);
+    }
+    if let ShapeCheck::Unusable(reason) = swept.shape_check {
         return Err(reason);
     }
     if velocity.is_some_and(|v| !v.0.is_finite()) {
@@ -580,13 +586,13 @@ fn comes_to_rest(swept: &SweptPath, motion: &Motion, root: bool) -> bool {
 /// it is, and rounding leaves off-axis entries of a few `1e-8`), a polyline with repeated
 /// points. Looked for until given (the flag is cleared when the collider is inserted anew or
 /// becomes another kind of shape).
-fn warning(collider: &Collider, world: Affine2, swept: &mut SweptPath) -> Option<&'static str> {
+fn warning(collider: &Collider, world: Affine2, warned: &mut bool) -> Option<&'static str> {
     let warnable = matches!(collider, Collider::Aabb { .. } | Collider::Polyline { .. });
     if !warnable {
-        swept.warned = false;
+        *warned = false;
         return None;
     }
-    if swept.warned {
+    if *warned {
         return None;
     }
     let warning = match collider {
@@ -594,7 +600,7 @@ fn warning(collider: &Collider, world: Affine2, swept: &mut SweptPath) -> Option
         Collider::Polyline { points } if points.windows(2).any(|w| w[0] == w[1]) => REPEATED_POINTS,
         _ => return None,
     };
-    swept.warned = true;
+    *warned = true;
     Some(warning)
 }
 

@@ -6,7 +6,7 @@
 //! transforms moved by their velocities; [`SweepStats::prepare_time`].
 
 use crate::plugin::components::placement::world_plane;
-use crate::plugin::components::{Composites, Pending};
+use crate::plugin::components::{Composites, Pending, ShapeCheck, Warned};
 use crate::plugin::{
     AngularVelocity, Collider, ColliderDisabled, KinematicCharacter, SweepStats, SweptPath,
     Teleport, Velocity,
@@ -25,7 +25,13 @@ pub(crate) fn prepare(
     mut commands: Commands,
     mut queries: ParamSet<(
         Query<
-            (Entity, Ref<Collider>, &mut SweptPath, Has<Teleport>),
+            (
+                Entity,
+                Ref<Collider>,
+                &mut SweptPath,
+                Option<&mut Warned>,
+                Has<Teleport>,
+            ),
             Or<(Changed<Collider>, With<Teleport>)>,
         >,
         Query<(&mut SweptPath, Has<ColliderDisabled>), With<Collider>>,
@@ -62,12 +68,14 @@ pub(crate) fn prepare(
         }
         false
     });
-    for (entity, collider, mut swept, teleport) in &mut queries.p0() {
+    for (entity, collider, mut swept, warned, teleport) in &mut queries.p0() {
         if teleport {
             commands.entity(entity).try_remove::<Teleport>();
         }
-        if collider.is_added() {
-            swept.warned = false;
+        if collider.is_added()
+            && let Some(mut warned) = warned
+        {
+            warned.shape = false;
         }
         // A new or changed shape is checked again (a polygon's convexity is not checked
         // every tick). A shape written again unchanged (a rollback restoring every component)
@@ -76,7 +84,7 @@ pub(crate) fn prepare(
             composites.update(entity, &collider);
             let key = collider.fingerprint();
             if collider.is_added() || key != swept.shape_key {
-                swept.shape_problem = None;
+                swept.shape_check = ShapeCheck::Unchecked;
                 swept.shape_key = key;
             }
         }
