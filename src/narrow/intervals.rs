@@ -1,7 +1,7 @@
 //! When two moving shapes touch: closed time intervals within one step.
 
-use super::path::{ShapePath, lerp};
 use super::poly::{Poly, roots_in_unit};
+use super::shape::{ConvexVertices, ShapePath, lerp};
 use super::translating::translating;
 use crate::geometry::intersect_with_powers;
 use crate::geometry::robust::{all_finite, circle_power, cross_of_motions, orient2d};
@@ -803,7 +803,7 @@ fn segment_box(s: [[Vec2; 2]; 2], center: [Vec2; 2], half: Vec2) -> Intervals {
 }
 
 mod convex;
-pub use convex::{ConvexPath, ConvexVertices, convex_contact_intervals};
+pub use convex::convex_contact_intervals;
 
 #[cfg(test)]
 mod tests;

@@ -56,9 +56,9 @@
 
 mod batch;
 mod intervals;
-mod path;
 mod penetration;
 mod poly;
+mod shape;
 mod translating;
 mod witness;
 
@@ -67,11 +67,9 @@ pub use batch::PointBoxBatch;
 pub(crate) use batch::relative as point_box_relative;
 #[cfg(feature = "plugin")]
 pub(crate) use intervals::contact_intervals_of_valid;
-pub use intervals::{
-    ConvexPath, ConvexVertices, Intervals, contact_intervals, convex_contact_intervals,
-};
-pub use path::{ConvexShape, Shape, ShapePath};
+pub use intervals::{Intervals, contact_intervals, convex_contact_intervals};
 pub use penetration::{Penetration, penetration};
+pub use shape::{ConvexPath, ConvexShape, ConvexVertices, Shape, ShapePath};
 #[cfg(feature = "plugin")]
 pub(crate) use witness::project;
 pub use witness::{Feature, PartFeature, Witness, witness};

@@ -1,6 +1,6 @@
 //! How deep one shape is inside another, and the shortest way out.
 
-use super::path::Shape;
+use super::shape::Shape;
 use super::witness::as_convex;
 use bevy_math::{DVec2, Vec2};
 

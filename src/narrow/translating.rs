@@ -38,7 +38,7 @@
 //! monotone (a segment that turns), a motion so slow that rounding blurs its times: these give
 //! `None`, and the general solver, exact where it matters, decides.
 
-use super::path::ShapePath;
+use super::shape::ShapePath;
 use bevy_math::{DVec2, Vec2};
 
 /// The most the grown and shrunk answers may differ at either end of the contact, in fractions

@@ -10,8 +10,7 @@ pub(crate) use convex::as_convex;
 #[cfg(feature = "plugin")]
 pub(crate) use convex::project;
 
-use super::intervals::ConvexVertices;
-use super::path::{ConvexShape, Shape, ShapePath};
+use super::shape::{ConvexShape, ConvexVertices, Shape, ShapePath};
 use crate::geometry::{SegmentIntersection, clip_segment_aabb, intersect_segment_segment};
 use bevy_math::{Vec2, bounding::Aabb2d};
 

@@ -194,7 +194,7 @@ fn invalid_paths_never_touch() {
     assert!(contact_intervals(&nan, &wall()).is_empty());
 }
 
-use super::super::path::Shape;
+use super::super::shape::Shape;
 
 #[test]
 fn sliding_along_a_line_starts_and_ends_at_the_endpoints() {

@@ -19,7 +19,7 @@
 //! wall meet is answered along the wall's normal).
 
 use super::convex::{edges, outward};
-use crate::narrow::path::{ConvexShape, Shape};
+use crate::narrow::shape::{ConvexShape, Shape};
 use crate::narrow::witness::as_convex;
 use bevy_math::Vec2;
 

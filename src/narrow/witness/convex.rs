@@ -2,7 +2,7 @@
 
 use super::Feature;
 use crate::narrow::ConvexPath;
-use crate::narrow::path::{ConvexShape, Shape};
+use crate::narrow::shape::{ConvexShape, Shape};
 use bevy_math::Vec2;
 
 /// A point on a polygon's core and the feature it lies on.
