@@ -28,8 +28,8 @@
 //! | [`sweep_point_segment`] | moving segment, moving point | [`Sweeps`] | the cross-product quadratic of a point on a moving segment |
 
 mod clip;
-mod hit;
 mod intersect;
+mod results;
 pub(crate) mod robust;
 mod sweep;
 
@@ -39,7 +39,7 @@ pub use clip::{
     clip_segments_aabb,
 };
 pub(crate) use clip::{clip_centered, clip8_centered};
-pub use hit::{CircleHits, SegmentClip, SegmentIntersection, Sweep, Sweeps, UpToTwo};
 pub(crate) use intersect::intersect_with_powers;
 pub use intersect::{intersect_segment_circle, intersect_segment_segment};
+pub use results::{CircleHits, SegmentClip, SegmentIntersection, Sweep, Sweeps, UpToTwo};
 pub use sweep::sweep_point_segment;

@@ -1,6 +1,6 @@
 //! When two moving shapes touch: closed time intervals within one step.
 
-use super::poly::{Poly, roots_in_unit};
+use super::polynomial::{Poly, roots_in_unit};
 use super::shape::{ConvexVertices, ShapePath, lerp};
 use super::translating::translating;
 use crate::geometry::intersect_with_powers;

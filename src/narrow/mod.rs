@@ -57,7 +57,7 @@
 mod batch;
 mod intervals;
 mod penetration;
-mod poly;
+mod polynomial;
 mod shape;
 mod translating;
 mod witness;

@@ -263,7 +263,7 @@ impl Walker<'_> {
         if let Some((platform, v)) = ground_velocity {
             let carry = v * dt;
             if carry != Vec2::ZERO && carry.is_finite() {
-                at = self.slide(at, carry, &[self.me, platform]).translation;
+                at = self.slide_by(at, carry, &[self.me, platform]).translation;
             }
         }
         // The snap to the ground, the step and the ride end the walk where it ends.
@@ -295,7 +295,7 @@ impl Walker<'_> {
     }
 
     /// Its move from `at` by `motion`, leaving out `skip`.
-    fn slide(&self, at: Vec2, motion: Vec2, skip: &[Entity]) -> MoveAndSlideOutput {
+    fn slide_by(&self, at: Vec2, motion: Vec2, skip: &[Entity]) -> MoveAndSlideOutput {
         let shape = self.shape_at(at);
         self.scene
             .slide(&[shape], at, motion, &self.config(), &self.filter, skip)
@@ -332,13 +332,13 @@ impl Walker<'_> {
     ) -> Option<MoveAndSlideOutput> {
         let up = *self.settings.up;
         let height = self.settings.step_height;
-        let raised = self.slide(before, up * height, &[self.me]);
+        let raised = self.slide_by(before, up * height, &[self.me]);
         let risen = (raised.translation - before).dot(up);
         if risen <= self.settings.skin {
             return None;
         }
         let across = motion - up * motion.dot(up);
-        let moved = self.slide(raised.translation, across, &[self.me]);
+        let moved = self.slide_by(raised.translation, across, &[self.me]);
         let (hit, distance) = self.cast(moved.translation, -up, risen + self.settings.skin)?;
         if !self.walkable(hit.normal) {
             return None;

@@ -468,6 +468,27 @@ impl Collider {
         }
     }
 
+    /// Calls `f` with each element of a [composite](Self::is_composite) shape that is in
+    /// both planes, with its number, where it is in `start` and where in `end`: the same
+    /// elements in the same order at both ends (one degenerate at either end is left out at
+    /// both). `scratch` holds the elements in `start`.
+    pub(crate) fn element_pairs(
+        &self,
+        [start, end]: [&Affine2; 2],
+        scratch: &mut Vec<(u32, Shape)>,
+        f: &mut dyn FnMut(u32, Shape, Shape),
+    ) {
+        scratch.clear();
+        self.for_each_element(start, &mut |k, shape| scratch.push((k, shape)));
+        let mut at = 0;
+        self.for_each_element(end, &mut |k, to| {
+            if let Some(&(_, from)) = scratch.get(at).filter(|(j, _)| *j == k) {
+                at += 1;
+                f(k, from, to);
+            }
+        });
+    }
+
     /// Calls `f` with each element of a [composite](Self::is_composite) shape in the [plane
     /// part](plane_of) of its world transform, and its number: a polyline's edges (those
     /// between equal points left out), a polygon's pieces, a compound's parts (a composite

@@ -242,18 +242,11 @@ impl SweptPath {
             .filter(|_| collider.is_composite())
             .map(|(start, end)| (Affine2::from(start), Affine2::from(end)));
         planes.into_iter().flat_map(move |(start, end)| {
-            let mut from = Vec::new();
-            collider.for_each_element(&start, &mut |k, shape| from.push((k, shape)));
-            let mut paths = Vec::with_capacity(from.len());
-            let mut at = 0;
-            collider.for_each_element(&end, &mut |k, to| {
-                if let Some(&(_, shape)) = from.get(at).filter(|(j, _)| *j == k) {
-                    at += 1;
-                    let path =
-                        ShapePath::between(shape, to).unwrap_or_else(|| ShapePath::still(to));
-                    if path.is_valid() {
-                        paths.push((k, path));
-                    }
+            let mut paths = Vec::new();
+            collider.element_pairs([&start, &end], &mut Vec::new(), &mut |k, from, to| {
+                let path = ShapePath::between(from, to).unwrap_or_else(|| ShapePath::still(to));
+                if path.is_valid() {
+                    paths.push((k, path));
                 }
             });
             paths

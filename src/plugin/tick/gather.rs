@@ -11,10 +11,9 @@
 
 use super::entries::{Entries, Entry};
 use super::parts::threads;
+use super::shapes::{EVENT_SKIN, flips, grown, inflate, push_elements, usable};
 use crate::SweepSettings;
 use crate::broad::usable as usable_bounds;
-use crate::geometry::robust::orient2d;
-use crate::narrow::ConvexShape;
 use crate::narrow::{ConvexVertices, Shape, ShapePath};
 use crate::plugin::components::placement::world_plane_from;
 use crate::plugin::components::{ShapeCheck, Warned};
@@ -326,10 +325,7 @@ fn gather_one(
         collider,
         Collider::Point | Collider::Circle { .. } | Collider::Aabb { .. }
     );
-    if turns
-        && !warned.turn
-        && angular.is_some_and(|w| (w.0 * dt).abs() > core::f32::consts::PI)
-    {
+    if turns && !warned.turn && angular.is_some_and(|w| (w.0 * dt).abs() > core::f32::consts::PI) {
         warned.turn = true;
         local.warnings.push((entity, FAST_TURN));
     }
@@ -525,38 +521,6 @@ fn polygon_motion(
     Ok((bounds, path.is_still(), continues))
 }
 
-/// `shape` grown by `by` (a character's skin): a point becomes a disk, a segment a capsule, a
-/// box a rounded box, a rounded polygon rounder.
-pub(crate) fn grown(shape: Shape, by: f32) -> Shape {
-    if by <= 0.0 {
-        return shape;
-    }
-    let rounded = |vertices: &[Vec2], radius: f32| {
-        ConvexShape::new(vertices, radius + by).map_or(shape, Shape::Convex)
-    };
-    match shape {
-        Shape::Point(center) => Shape::Circle { center, radius: by },
-        Shape::Segment(a, b) => rounded(&[a, b], 0.0),
-        Shape::Circle { center, radius } => Shape::Circle {
-            center,
-            radius: radius + by,
-        },
-        Shape::Aabb {
-            center,
-            half_extents: h,
-        } => rounded(
-            &[
-                center - h,
-                center + Vec2::new(h.x, -h.y),
-                center + h,
-                center + Vec2::new(-h.x, h.y),
-            ],
-            0.0,
-        ),
-        Shape::Convex(c) => rounded(c.vertices(), c.radius()),
-    }
-}
-
 /// `true` if a point's, segment's, circle's or box's pose can be swept: every coordinate
 /// finite, every size positive and finite, a segment's ends apart.
 #[inline(always)]
@@ -638,49 +602,6 @@ fn plane_in_range(world: Affine2) -> Result<Affine2, SkipReason> {
     }
 }
 
-/// The box grown by a relative `2^-20` of its coordinates (and the smallest normal number), so
-/// that rounding in computing it can never separate shapes that touch exactly.
-pub(crate) fn inflate(aabb: Aabb2d) -> Aabb2d {
-    const GROW: f32 = 1.0 / (1 << 20) as f32;
-    let pad = |v: Vec2| v.abs() * GROW + Vec2::splat(f32::MIN_POSITIVE);
-    Aabb2d {
-        min: aabb.min - pad(aabb.min),
-        max: aabb.max + pad(aabb.max),
-    }
-}
-
-/// `true` if a polygon's vertices turn the other way round at the end of the path than at
-/// its start (its transform was mirrored): between the two it would pass through a line.
-fn flips(path: &ShapePath) -> bool {
-    let ShapePath::Convex(convex) = path else {
-        return false;
-    };
-    let v = convex.path().vertices;
-    if v.len() < 3 {
-        return false;
-    }
-    let area = |end: usize| {
-        (0..v.len())
-            .map(|i| v[i][end].perp_dot(v[(i + 1) % v.len()][end]))
-            .sum::<f32>()
-    };
-    area(0) * area(1) < 0.0
-}
-
-/// `true` if the shape can be swept: [valid](Shape::is_valid), a segment's ends apart, a
-/// polygon not flattened (by a zero scale).
-fn usable(shape: &Shape) -> bool {
-    shape.is_valid()
-        && match *shape {
-            Shape::Segment(a, b) => a != b,
-            Shape::Convex(convex) => match *convex.vertices() {
-                [p, q, r, ..] => orient2d(p, q, r) != 0.0,
-                _ => true,
-            },
-            _ => true,
-        }
-}
-
 /// A composite shape's motion (a polyline's, a polygon's, a compound's): from where its
 /// transform was at the end of the last tick (or at the start of this one, for a fresh one)
 /// to where it is.
@@ -723,57 +644,6 @@ fn chain(
         continues: previous.is_some() && !fresh,
     })
 }
-
-/// A composite shape's elements, each its own entry in the broad phase, moving from `start`
-/// to `end`: a polyline's edges (one that collapses to a point at either end, under a zero
-/// scale, is left out), a polygon's pieces, a compound's parts (one unusable at either end
-/// left out). `scratch` holds the elements at the start.
-pub(crate) fn push_elements(
-    collider: &Collider,
-    [start, end]: [&Affine2; 2],
-    entry: Entry,
-    entries: &mut Entries,
-    bounds: &mut Vec<Aabb2d>,
-    scratch: &mut Vec<(u32, Shape)>,
-) {
-    if collider.is_polyline() {
-        for ((i, a0, b0), (_, a1, b1)) in collider.edges_in(start).zip(collider.edges_in(end)) {
-            if a0 == b0 || a1 == b1 {
-                continue;
-            }
-            let path = ShapePath::Segment {
-                a: [a0, a1],
-                b: [b0, b1],
-            };
-            entries.push(entry.edge_of(i), &path);
-            bounds.push(inflate(path.swept_bounds()));
-        }
-        return;
-    }
-    scratch.clear();
-    collider.for_each_element(start, &mut |k, shape| scratch.push((k, shape)));
-    let mut at = 0;
-    collider.for_each_element(end, &mut |k, to| {
-        // The same elements in the same order at both ends (a piece degenerate at one end
-        // is left out at both).
-        let Some(&(_, from)) = scratch.get(at).filter(|(j, _)| *j == k) else {
-            return;
-        };
-        at += 1;
-        if !usable(&from) || !usable(&to) {
-            return;
-        }
-        // A piece mirrored since the last tick would pass through a line: it jumps.
-        let path = ShapePath::between(from, to)
-            .filter(|path| !flips(path))
-            .unwrap_or_else(|| ShapePath::still(to));
-        entries.push(entry.edge_of(k), &path);
-        bounds.push(inflate(path.swept_bounds()));
-    });
-}
-
-/// How much of its skin a character is swept grown by.
-pub(crate) const EVENT_SKIN: f32 = 1.0 + 1.0 / 32.0;
 
 /// Warnings given once per collider.
 const CANNOT_ANSWER: &str = "has a Response or KinematicCharacter but cannot answer hits \

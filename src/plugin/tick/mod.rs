@@ -47,3 +47,4 @@ pub(crate) mod publish;
 pub(crate) mod report;
 pub(crate) mod respond;
 pub(crate) mod rest;
+pub(crate) mod shapes;

@@ -10,10 +10,10 @@
 
 use super::broad::CandidatePairs;
 use super::entries::{Entry, Slot, TickEntries, hold_margin};
-use super::gather::grown;
 use super::parts::{reset, run_parts};
 use super::respond::Paths;
 use super::rest::RestingColliders;
+use super::shapes::grown;
 use crate::SweepSettings;
 use crate::geometry::robust::expansions;
 use crate::narrow::{PointBoxBatch, ShapePath, contact_intervals_of_valid, point_box_relative};

@@ -31,9 +31,10 @@
 //! moment, those with one normal are answered first.
 
 use super::entries::{BoxIndex, Entries, Entry, Slot, TickEntries, restrict};
-use super::gather::{EVENT_SKIN, Motions, inflate};
+use super::gather::Motions;
 use super::parts::run_parts;
 use super::rest::RestingColliders;
+use super::shapes::{EVENT_SKIN, inflate};
 use crate::SweepSettings;
 use crate::narrow::{
     ConvexShape, PathKey, Penetration, Shape, ShapePath, as_convex, contact_intervals_of_valid,
@@ -319,7 +320,7 @@ pub(crate) fn respond(
         .parts
         .resize_with(count.max(state.parts.len()), Vec::new);
     let parts = &mut state.parts;
-    let world = Obstacles {
+    let obstacles = Obstacles {
         entries: TickEntries {
             swept: &paths.entries,
             resting: &resting.group.entries,
@@ -336,7 +337,7 @@ pub(crate) fn respond(
         out.extend(
             asks[range]
                 .iter()
-                .filter_map(|(i, ask)| answer(*i, ask, world)),
+                .filter_map(|(i, ask)| answer(*i, ask, obstacles)),
         );
     });
     let mut hits = 0;

@@ -79,9 +79,9 @@ impl ReportBuffers {
             // worked out: the lookups miss the cache, and side by side the misses overlap.
             const BLOCK: usize = 16;
             for block in part.touching.chunks(BLOCK) {
-                let mut records = [Lookup::default(); BLOCK];
+                let mut records = [PriorRecord::default(); BLOCK];
                 for (record, touching) in records.iter_mut().zip(block) {
-                    *record = Lookup::of(part, touching, entries, contacts);
+                    *record = PriorRecord::of(part, touching, entries, contacts);
                 }
                 for (record, touching) in records.iter().zip(block) {
                     out.outcome(part, touching, *record, entries, cx);
@@ -122,7 +122,7 @@ impl ReportBuffers {
 
 /// A touching pair's record before the tick, as far as it was read.
 #[derive(Clone, Copy, Default)]
-struct Lookup {
+struct PriorRecord {
     /// Whether the record was read: a pair that touches at the tick's start, a polyline's,
     /// or one whose motion does not continue the last tick's. One that was not read was not
     /// in contact at the end of the last tick, unless the solvers' rounding disagreed with
@@ -132,7 +132,7 @@ struct Lookup {
     record: Option<(u32, Touch)>,
 }
 
-impl Lookup {
+impl PriorRecord {
     #[inline]
     fn of(part: &SpanPart, touching: &Touching, entries: TickEntries, contacts: &Contacts) -> Self {
         let (a, b) = (entries.entry(touching.a), entries.entry(touching.b));
@@ -154,7 +154,7 @@ impl Outcomes {
         &mut self,
         part: &SpanPart,
         touching: &Touching,
-        Lookup { read, record }: Lookup,
+        PriorRecord { read, record }: PriorRecord,
         entries: TickEntries,
         cx: EventContext<'_>,
     ) {
