@@ -83,9 +83,9 @@ pub use plugin::{
 #[cfg(feature = "plugin")]
 pub mod components {
     pub use crate::plugin::{
-        AngularVelocity, Body, CharacterState, Collider, ColliderDisabled, CollidingEntities,
-        CollisionLayer, CollisionLayers, KinematicCharacter, LayerMask, OneWay, Response, Sensor,
-        SweptPath, Teleport, UnusableShape, Velocity,
+        AngularVelocity, Body, CharacterState, Checked, Collider, ColliderDisabled,
+        CollidingEntities, CollisionLayer, CollisionLayers, KinematicCharacter, LayerMask, OneWay,
+        Response, Sensor, SweptPath, Teleport, UnusableShape, Velocity,
     };
 }
 

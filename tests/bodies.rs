@@ -685,9 +685,7 @@ fn unusable_shapes_are_skipped_with_a_reason_and_the_rest_works() {
             SkipReason::NoEdge,
         ),
         (
-            Collider::ConvexPolygon {
-                vertices: vec![Vec2::ZERO, Vec2::X, Vec2::new(2.0, 0.0)],
-            },
+            common::unchecked_convex_polygon(vec![Vec2::ZERO, Vec2::X, Vec2::new(2.0, 0.0)]),
             SkipReason::NotConvex,
         ),
     ]

@@ -541,7 +541,7 @@ impl Probe {
     ) -> Self {
         let thin = match app.world().get::<Collider>(solid) {
             Some(Collider::Segment { a, b }) => Some(vec![*a, *b]),
-            Some(Collider::Polyline { points }) => Some(points.clone()),
+            Some(Collider::Polyline { points }) => Some(points.to_vec()),
             _ => None,
         }
         .map(|points| (solid_world(app, solid).inverse(), points));

@@ -131,14 +131,12 @@ fn one_warning_per_unusable_collider_naming_it() {
     let dart = app
         .world_mut()
         .spawn((
-            Collider::ConvexPolygon {
-                vertices: vec![
-                    Vec2::ZERO,
-                    Vec2::new(4.0, 0.0),
-                    Vec2::new(1.0, 1.0),
-                    Vec2::new(0.0, 4.0),
-                ],
-            },
+            common::unchecked_convex_polygon(vec![
+                Vec2::ZERO,
+                Vec2::new(4.0, 0.0),
+                Vec2::new(1.0, 1.0),
+                Vec2::new(0.0, 4.0),
+            ]),
             Transform::from_xyz(300.0, 0.0, 0.0),
         ))
         .id();

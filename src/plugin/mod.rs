@@ -16,7 +16,7 @@ mod stats;
 mod tick;
 
 pub use components::{
-    AngularVelocity, Body, CharacterState, Collider, ColliderDisabled, CollidingEntities,
+    AngularVelocity, Body, CharacterState, Checked, Collider, ColliderDisabled, CollidingEntities,
     CollisionLayer, CollisionLayers, KinematicCharacter, LayerMask, OneWay, Response, Sensor,
     SweptPath, Teleport, UnusableShape, Velocity,
 };

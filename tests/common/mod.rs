@@ -17,6 +17,22 @@ pub(crate) mod warnings;
 #[cfg(feature = "plugin")]
 pub(crate) use app::*;
 
+/// A `Collider::ConvexPolygon` through `vertices` as reflection builds one (a scene file, an
+/// inspector's edit): no constructor checks it, so the plugin must.
+#[cfg(feature = "plugin")]
+pub(crate) fn unchecked_convex_polygon(vertices: Vec<Vec2>) -> bevy_sweep::prelude::Collider {
+    use bevy::reflect::FromReflect;
+    use bevy::reflect::enums::{DynamicEnum, DynamicVariant};
+    use bevy::reflect::structs::DynamicStruct;
+    use bevy::reflect::tuple_struct::DynamicTupleStruct;
+    let mut checked = DynamicTupleStruct::default();
+    checked.insert(vertices);
+    let mut fields = DynamicStruct::default();
+    fields.insert("vertices", checked);
+    let dynamic = DynamicEnum::new("ConvexPolygon", DynamicVariant::Struct(fields));
+    bevy_sweep::prelude::Collider::from_reflect(&dynamic).expect("a reflected convex polygon")
+}
+
 /// `Vec2::new`, short enough for tables of points.
 pub(crate) fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)

@@ -116,13 +116,13 @@ pub enum Collider {
     /// [`Collider::convex_polygon`], which checks them.
     ConvexPolygon {
         /// The vertices, in order around the polygon (either winding).
-        vertices: Vec<Vec2>,
+        vertices: Checked<Vec<Vec2>>,
     },
     /// An open chain of segments through `points` (local space): edge `i` runs from point
     /// `i` to point `i + 1`. Build it with [`Collider::polyline`].
     Polyline {
         /// Two or more points.
-        points: Vec<Vec2>,
+        points: Checked<Vec<Vec2>>,
     },
     /// A simple polygon of any number of points, convex or not (local space): edge `i` runs
     /// from point `i` to the next, the last back to point `0`. It is swept as strictly
@@ -130,17 +130,70 @@ pub enum Collider {
     /// the points and cuts the pieces.
     Polygon {
         /// The points, in order around the polygon (either winding).
-        points: Vec<Vec2>,
+        points: Checked<Vec<Vec2>>,
         /// The convex pieces, as indices into `points` in the polygon's winding, each of 3
         /// to [`ConvexPath::MAX_VERTICES`] points.
-        pieces: Vec<Vec<u32>>,
+        pieces: Checked<Vec<Vec<u32>>>,
     },
     /// Several shapes as one collider, each part at its pose in the collider's frame. Build
     /// it with [`Collider::compound`].
     Compound {
         /// The parts and their poses, none of them a compound.
-        parts: Vec<(Isometry2d, Collider)>,
+        parts: Checked<Vec<(Isometry2d, Collider)>>,
     },
+}
+
+/// A shape's data as its [`Collider`] constructor checked it: read it as the value inside
+/// (it dereferences to it, so `vertices.len()`, `points[0]` and `parts.iter()` work), but
+/// build it only through the constructors ([`Collider::convex_polygon`],
+/// [`Collider::polyline`], [`Collider::polygon`], [`Collider::compound`]), which check it.
+///
+/// ```
+/// use bevy::math::Vec2;
+/// use bevy_sweep::prelude::*;
+///
+/// let ground = Collider::polyline(&[Vec2::ZERO, Vec2::X, Vec2::ONE]).unwrap();
+/// if let Collider::Polyline { points } = &ground {
+///     assert_eq!(points.len(), 3);
+///     let owned: Vec<Vec2> = points.to_vec();
+///     assert_eq!(owned[2], Vec2::ONE);
+/// }
+/// ```
+///
+/// (A collider edited through reflection or deserialized is checked by the plugin when it
+/// is swept, as every collider is: one that is not usable is skipped with its
+/// [`SkipReason`].)
+#[derive(Reflect, Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serialize",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(transparent)
+)]
+pub struct Checked<T>(T);
+
+impl<T> core::ops::Deref for Checked<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Checked<Vec<T>> {
+    type Item = &'a T;
+    type IntoIter = core::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<T> Checked<T> {
+    /// The value, checked when it was built.
+    #[must_use]
+    pub fn into_inner(self) -> T {
+        self.0
+    }
 }
 
 impl Collider {
@@ -275,7 +328,7 @@ impl Collider {
     #[must_use]
     pub fn convex_polygon(points: &[Vec2]) -> Option<Self> {
         is_strictly_convex(points).then(|| Collider::ConvexPolygon {
-            vertices: points.to_vec(),
+            vertices: Checked(points.to_vec()),
         })
     }
 
@@ -296,7 +349,7 @@ impl Collider {
     #[must_use]
     pub fn polyline(points: &[Vec2]) -> Option<Self> {
         (points.len() >= 2 && points.iter().all(|p| p.is_finite())).then(|| Collider::Polyline {
-            points: points.to_vec(),
+            points: Checked(points.to_vec()),
         })
     }
 
@@ -344,8 +397,8 @@ impl Collider {
         }
         let pieces = decompose(points)?;
         (pieces.len() <= MAX_ELEMENTS as usize).then(|| Collider::Polygon {
-            points: points.to_vec(),
-            pieces,
+            points: Checked(points.to_vec()),
+            pieces: Checked(pieces),
         })
     }
 
@@ -377,7 +430,7 @@ impl Collider {
     #[must_use]
     pub fn compound(parts: &[(Isometry2d, Collider)]) -> Option<Self> {
         let shape = Collider::Compound {
-            parts: parts.to_vec(),
+            parts: Checked(parts.to_vec()),
         };
         shape.problem().is_none().then_some(shape)
     }

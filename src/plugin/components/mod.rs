@@ -11,7 +11,7 @@ mod response;
 
 pub use body::{Body, CollidingEntities};
 pub(crate) use collider::Composites;
-pub use collider::{Collider, UnusableShape};
+pub use collider::{Checked, Collider, UnusableShape};
 pub use disabled::ColliderDisabled;
 pub(crate) use disabled::Pending;
 pub use layers::{CollisionLayer, CollisionLayers, LayerMask};
