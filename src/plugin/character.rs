@@ -16,6 +16,7 @@
 use super::answer::{along_surface, clip, walkable};
 use super::components::placement::plane_of_root;
 use super::query::{MoveAndSlideConfig, MoveAndSlideOutput, QueryFilter, Scene, ShapeCastHit};
+use super::tick::entries::Entry;
 use super::tick::gather::Motions;
 use super::tick::respond::Solids;
 use super::tick::rest::RestingColliders;
@@ -24,6 +25,7 @@ use super::{
 };
 use crate::narrow::{Shape, ShapePath};
 use bevy::ecs::prelude::*;
+use bevy::ecs::query::QueryItem;
 use bevy::ecs::system::NonSendMarker;
 use bevy::math::{Affine2, Vec2};
 use bevy::platform::time::Instant;
@@ -41,7 +43,8 @@ type Character = (
 );
 
 /// Moves every character by move-and-slide along its velocity (and with what it stands
-/// on), against the solids where they start this tick, and puts its path in [`Motions`].
+/// on), against the solids where they start this tick, and hands its path on in [`Walks`].
+#[allow(clippy::too_many_arguments, reason = "a system's parameters")]
 pub(crate) fn move_characters(
     _main_thread: NonSendMarker,
     time: Res<Time>,
@@ -69,86 +72,115 @@ pub(crate) fn move_characters(
         if !entry.responder() {
             continue;
         }
-        let Ok((collider, settings, mut state, mut transform, mut velocity, _)) =
-            characters.get_mut(entry.entity)
-        else {
+        let Ok(character) = characters.get_mut(entry.entity) else {
             continue;
         };
-        let (settings, bad) = settings.sanitized();
-        if bad && !state.warned {
-            state.warned = true;
-            log::warn!(
-                "bevy_sweep: character {} has an unusable skin, max_slope, step_height, \
-                 snap_to_ground or max_push (non-positive, NaN or out of range): the default is \
-                 used instead",
-                entry.entity
-            );
-        }
-        let plane = plane_of_root(&transform);
-        let walker = Walker {
-            scene: &scene,
-            shape: collider.shape_in(&plane),
-            origin: plane.translation,
-            settings: &settings,
-            filter: QueryFilter::default().with_layers(entry.layers.filters),
-            me: entry.entity,
-        };
-        let ground_velocity = state
-            .ground_entity
-            .filter(|_| state.grounded)
-            .and_then(|ground| Some((ground, platforms.get(ground).ok()?.0)));
-        let before = plane.translation;
-        let (at, v) = walker.walk(
-            &mut state,
-            before,
-            velocity.0,
-            ground_velocity,
-            dt,
-            &mut waypoints,
-        );
-        state.moved = at - before;
-        if at != before {
-            transform.translation = at.extend(transform.translation.z);
-            let offsets = waypoints.iter().map(|&(when, p)| (when, p - before));
-            walked.push((i, at - before, offsets.collect()));
-        }
-        if v != velocity.0 {
-            velocity.0 = v;
+        let moved = walk_one(character, entry, &scene, &platforms, dt, &mut waypoints);
+        if let Some((moved, offsets)) = moved {
+            walked.push((i, moved, offsets));
         }
     }
-    // Each character's path now goes to where it walked; the path, and the pieces of its walk
-    // (from where it starts this tick to each place it hit something, and on), are handed to
-    // the responders' answers.
-    for (i, moved, offsets) in walked.iter() {
-        let (i, moved) = (*i, *moved);
-        let entry = motions.entries.list[i];
-        let path = motions.entries.path(i);
-        let Some(walk) = ShapePath::between(path.at(0.0), path.at(1.0).translated(moved)) else {
-            continue;
-        };
-        if offsets.len() > 1 {
-            let mut pieces = Vec::with_capacity(offsets.len());
-            let (mut when, mut from) = (0.0, path.at(0.0));
-            for &(until, offset) in offsets {
-                let to = path.at(1.0).translated(offset);
-                if until > when {
-                    pieces.push(([when, until], from, to));
-                }
-                (when, from) = (until, to);
-            }
-            walks.pieces.push((i as u32, pieces));
-        }
-        walks.paths.push((i as u32, walk));
-        if let Ok((.., mut swept)) = characters.get_mut(entry.entity) {
-            swept.set_path(&walk);
-            if let Some(plane) = swept.previous_world {
-                let mut plane = Affine2::from(plane);
-                plane.translation += moved;
-                swept.previous_world = Some(plane.into());
-            }
-        }
-    }
+    walks.record(&motions, &walked, &mut characters);
     stats.character_time = began.elapsed();
+}
+
+/// One character's walk this tick: it moves (its transform, velocity and state set where
+/// the walk leaves it); returns how far it moved and, if it moved, where it was at each
+/// hit (`when`, offset from where it started).
+fn walk_one(
+    (collider, settings, mut state, mut transform, mut velocity, _): QueryItem<'_, '_, Character>,
+    entry: &Entry,
+    scene: &Scene,
+    platforms: &Query<&Velocity, Without<KinematicCharacter>>,
+    dt: f32,
+    waypoints: &mut Vec<(f32, Vec2)>,
+) -> Option<(Vec2, Vec<(f32, Vec2)>)> {
+    let (settings, bad) = settings.sanitized();
+    if bad && !state.warned {
+        state.warned = true;
+        log::warn!(
+            "bevy_sweep: character {} has an unusable skin, max_slope, step_height, \
+             snap_to_ground or max_push (non-positive, NaN or out of range): the default is \
+             used instead",
+            entry.entity
+        );
+    }
+    let plane = plane_of_root(&transform);
+    let walker = Walker {
+        scene,
+        shape: collider.shape_in(&plane),
+        origin: plane.translation,
+        settings: &settings,
+        filter: QueryFilter::default().with_layers(entry.layers.filters),
+        me: entry.entity,
+    };
+    let ground_velocity = state
+        .ground_entity
+        .filter(|_| state.grounded)
+        .and_then(|ground| Some((ground, platforms.get(ground).ok()?.0)));
+    let before = plane.translation;
+    let (at, v) = walker.walk(
+        &mut state,
+        before,
+        velocity.0,
+        ground_velocity,
+        dt,
+        waypoints,
+    );
+    state.moved = at - before;
+    if v != velocity.0 {
+        velocity.0 = v;
+    }
+    (at != before).then(|| {
+        transform.translation = at.extend(transform.translation.z);
+        let offsets = waypoints.iter().map(|&(when, p)| (when, p - before));
+        (at - before, offsets.collect())
+    })
+}
+
+impl Walks {
+    /// Takes each character that moved (by entry, in order): its path from where it started
+    /// to where it walked, the pieces of a walk that hit something, and its [`SweptPath`].
+    fn record(
+        &mut self,
+        motions: &Motions,
+        walked: &[(usize, Vec2, Vec<(f32, Vec2)>)],
+        characters: &mut Query<Character, Without<ColliderDisabled>>,
+    ) {
+        // Each character's path now goes to where it walked; the path, and the pieces of its walk
+        // (from where it starts this tick to each place it hit something, and on), are handed to
+        // the responders' answers.
+        for (i, moved, offsets) in walked {
+            let (i, moved) = (*i, *moved);
+            let entry = motions.entries.list[i];
+            let path = motions.entries.path(i);
+            let Some(walk) = ShapePath::between(path.at(0.0), path.at(1.0).translated(moved))
+            else {
+                continue;
+            };
+            if offsets.len() > 1 {
+                let mut pieces = Vec::with_capacity(offsets.len());
+                let (mut when, mut from) = (0.0, path.at(0.0));
+                for &(until, offset) in offsets {
+                    let to = path.at(1.0).translated(offset);
+                    if until > when {
+                        pieces.push(([when, until], from, to));
+                    }
+                    (when, from) = (until, to);
+                }
+                self.pieces.push((i as u32, pieces));
+            }
+            self.paths.push((i as u32, walk));
+            if let Ok((.., mut swept)) = characters.get_mut(entry.entity) {
+                swept.set_path(&walk);
+                if let Some(plane) = swept.previous_world {
+                    let mut plane = Affine2::from(plane);
+                    plane.translation += moved;
+                    swept.previous_world = Some(plane.into());
+                }
+            }
+        }
+    }
 }
 
 /// The characters' walks in this tick, by entry (in order), written by [`move_characters`]

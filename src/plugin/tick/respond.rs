@@ -249,14 +249,7 @@ pub(crate) fn respond(
 ) {
     let began = Instant::now();
     let paths = &mut *paths;
-    paths.entries.copy_from(&motions.entries);
-    paths.bounds.clone_from(&motions.bounds);
-    paths.hits.clear();
-    for (i, walk) in &walks.paths {
-        let i = *i as usize;
-        paths.entries.replace(i, paths.entries.list[i], walk);
-        paths.bounds[i] = inflate(walk.swept_bounds());
-    }
+    paths.take_walks(&motions, &walks);
     let state = &mut *state;
     state.movers.clear();
     state.movers.extend(
@@ -265,14 +258,103 @@ pub(crate) fn respond(
             .filter(|(_, e)| e.responder())
             .map(|(i, _)| i),
     );
-    if state.movers.is_empty() {
-        stats.respond_time = began.elapsed();
-        stats.answered_hits = 0;
-        return;
+    stats.answered_hits = 0;
+    if !state.movers.is_empty() {
+        let asks = asks(&state.movers, paths, &walks, &movers, motions.duration);
+        let obstacles = Obstacles {
+            entries: TickEntries {
+                swept: &paths.entries,
+                resting: &resting.group.entries,
+            },
+            solids: &solids.list,
+            index: &solids.index,
+            resting: &resting.group.index,
+            one_way: &solids.one_way,
+        };
+        let count = (asks.len() / 64).clamp(1, 32);
+        let parts = &mut state.parts;
+        parts.resize_with(count.max(parts.len()), Vec::new);
+        run_parts(&settings, &mut parts[..count], |p, out| {
+            out.clear();
+            let range = asks.len() * p / count..asks.len() * (p + 1) / count;
+            out.extend(
+                asks[range]
+                    .iter()
+                    .filter_map(|(i, ask)| answer(*i, ask, obstacles)),
+            );
+        });
+        for answer in parts[..count].iter().flatten() {
+            stats.answered_hits += answer.normals.len();
+            paths.take_answer(answer, &mut movers);
+        }
     }
-    let duration = motions.duration;
-    let asks: Vec<(u32, Ask)> = state
-        .movers
+    stats.respond_time = began.elapsed();
+}
+
+impl Paths {
+    /// The gathered paths, each walking character's replaced by its walk.
+    fn take_walks(&mut self, motions: &Motions, walks: &Walks) {
+        self.entries.copy_from(&motions.entries);
+        self.bounds.clone_from(&motions.bounds);
+        self.hits.clear();
+        for (i, walk) in &walks.paths {
+            let i = *i as usize;
+            self.entries.replace(i, self.entries.list[i], walk);
+            self.bounds[i] = inflate(walk.swept_bounds());
+        }
+    }
+
+    /// Puts in one responder's answer: the pieces of its path and its hits, and where the
+    /// tick leaves it (its transform, velocity and [`SweptPath`]).
+    fn take_answer(&mut self, answer: &Answer, movers: &mut Query<Mover>) {
+        let entry = self.entries.list[answer.entry as usize];
+        let slots = put_pieces(self, answer);
+        for &(piece, solid, time) in &answer.contacts {
+            if let Some(Some(slot)) = slots.get(piece) {
+                // A stop holds it at the solid (moving with it) to the tick's end.
+                let until = if answer.stops { 1.0 } else { time };
+                self.hits
+                    .push((Slot::swept(*slot), solid, [time, until], answer.bounces));
+            }
+        }
+        let Ok((mut transform, mut velocity, mut swept, response, character)) =
+            movers.get_mut(entry.entity)
+        else {
+            return;
+        };
+        transform.translation += answer.moved.extend(0.0);
+        if let Some(plane) = swept.previous_world {
+            let mut plane = Affine2::from(plane);
+            plane.translation += answer.moved;
+            swept.previous_world = Some(plane.into());
+        }
+        if let Some(&(_, start, end)) = answer.pieces.last()
+            && let Some(path) = ShapePath::between(start, end)
+        {
+            swept.set_path(&path);
+        }
+        if answer.hit {
+            velocity.0 = if character.is_some() {
+                // A character loses the part of its velocity into what stopped it.
+                answer.normals.iter().fold(velocity.0, |v, &n| clip(v, n))
+            } else if response == Some(&Response::Stop) {
+                Vec2::ZERO
+            } else {
+                answer.velocity
+            };
+        }
+    }
+}
+
+/// What each responder asks of the tick: its path, how it answers a hit, and its walk.
+fn asks(
+    movers_at: &[u32],
+    paths: &Paths,
+    walks: &Walks,
+    movers: &Query<Mover>,
+    duration: f32,
+) -> Vec<(u32, Ask)> {
+    movers_at
         .iter()
         .filter_map(|&i| {
             let entry = paths.entries.list[i as usize];
@@ -314,75 +396,7 @@ pub(crate) fn respond(
                 },
             ))
         })
-        .collect();
-    let count = (asks.len() / 64).clamp(1, 32);
-    state
-        .parts
-        .resize_with(count.max(state.parts.len()), Vec::new);
-    let parts = &mut state.parts;
-    let obstacles = Obstacles {
-        entries: TickEntries {
-            swept: &paths.entries,
-            resting: &resting.group.entries,
-        },
-        solids: &solids.list,
-        index: &solids.index,
-        resting: &resting.group.index,
-        one_way: &solids.one_way,
-    };
-    let asks = &asks;
-    run_parts(&settings, &mut parts[..count], |p, out| {
-        out.clear();
-        let range = asks.len() * p / count..asks.len() * (p + 1) / count;
-        out.extend(
-            asks[range]
-                .iter()
-                .filter_map(|(i, ask)| answer(*i, ask, obstacles)),
-        );
-    });
-    let mut hits = 0;
-    for answer in parts[..count].iter().flatten() {
-        hits += answer.normals.len();
-        let entry = paths.entries.list[answer.entry as usize];
-        let slots = put_pieces(paths, answer);
-        for &(piece, solid, time) in &answer.contacts {
-            if let Some(Some(slot)) = slots.get(piece) {
-                // A stop holds it at the solid (moving with it) to the tick's end.
-                let until = if answer.stops { 1.0 } else { time };
-                paths
-                    .hits
-                    .push((Slot::swept(*slot), solid, [time, until], answer.bounces));
-            }
-        }
-        let Ok((mut transform, mut velocity, mut swept, response, character)) =
-            movers.get_mut(entry.entity)
-        else {
-            continue;
-        };
-        transform.translation += answer.moved.extend(0.0);
-        if let Some(plane) = swept.previous_world {
-            let mut plane = Affine2::from(plane);
-            plane.translation += answer.moved;
-            swept.previous_world = Some(plane.into());
-        }
-        if let Some(&(_, start, end)) = answer.pieces.last()
-            && let Some(path) = ShapePath::between(start, end)
-        {
-            swept.set_path(&path);
-        }
-        if answer.hit {
-            velocity.0 = if character.is_some() {
-                // A character loses the part of its velocity into what stopped it.
-                answer.normals.iter().fold(velocity.0, |v, &n| clip(v, n))
-            } else if response == Some(&Response::Stop) {
-                Vec2::ZERO
-            } else {
-                answer.velocity
-            };
-        }
-    }
-    stats.respond_time = began.elapsed();
-    stats.answered_hits = hits;
+        .collect()
 }
 
 /// Each one-way collider's direction in the world (turned with its transform).
