@@ -15,7 +15,7 @@ use crate::narrow::{
 };
 use crate::plugin::components::Composites;
 use crate::plugin::tick::entries::{BoxIndex, Entries, Entry};
-use crate::plugin::tick::respond::wholly_beyond;
+use crate::plugin::tick::shapes::wholly_beyond;
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::ecs::prelude::*;
 use bevy::math::Vec2;

@@ -272,17 +272,7 @@ fn gather_one(
 ) {
     let swept = swept.into_inner();
     let warned = warned.into_inner();
-    swept.restored = false;
-    swept.started = true;
-    // Switched on again without the prepare phase seeing it (a record restored as off onto
-    // a collider that is on): it starts afresh where it is.
-    if swept.switched_off {
-        swept.skip();
-        swept.switched_off = false;
-    }
-    // A resting collider is visited only when something it depends on changed: its entry in
-    // the resting group is replaced, whether it rests on or is swept again.
-    if swept.resting {
+    if begin_visit(swept) {
         local.woken.push(entity);
     }
     // Its shape's own problem is checked when the shape is new or changed (`prepare`).
@@ -318,16 +308,9 @@ fn gather_one(
     if was_skipped(entity) {
         local.usable_again.push(entity);
     }
-    if let Some(warning) = warning(collider, motion.world, &mut warned.shape) {
+    let turn = angular.map_or(0.0, |w| w.0 * dt);
+    for warning in warnings(collider, motion.world, turn, warned) {
         local.warnings.push((entity, warning));
-    }
-    let turns = !matches!(
-        collider,
-        Collider::Point | Collider::Circle { .. } | Collider::Aabb { .. }
-    );
-    if turns && !warned.turn && angular.is_some_and(|w| (w.0 * dt).abs() > core::f32::consts::PI) {
-        warned.turn = true;
-        local.warnings.push((entity, FAST_TURN));
     }
     // A responder never rests: it answers what hits it, which only a swept collider does.
     swept.resting = !responder && comes_to_rest(swept, &motion, root) && lookup.unchanged(entity);
@@ -341,6 +324,41 @@ fn gather_one(
     let entry = Entry::new(entity, *layers, body, None, motion.continues)
         .with_role(responder, holds, sensor, one_way);
     motion.push(collider, swept, entry, local);
+}
+
+/// Starts a collider's visit by the gather: its motion has a start, and a record restored
+/// as switched off onto a collider that is on starts afresh where it is. Returns whether it
+/// rested: a resting collider is visited only when something it depends on changed, and its
+/// entry in the resting group is replaced, whether it rests on or is swept again.
+#[inline(always)]
+fn begin_visit(swept: &mut SweptPath) -> bool {
+    swept.restored = false;
+    swept.started = true;
+    if swept.switched_off {
+        swept.skip();
+        swept.switched_off = false;
+    }
+    swept.resting
+}
+
+/// The warnings to give about a collider swept in the world plane `world`, turning by
+/// `turn` radians in the tick, each once per collider: its shape's (see [`warning`]), and a
+/// turn of more than half a turn by a shape that turns.
+#[inline(always)]
+fn warnings(
+    collider: &Collider,
+    world: Affine2,
+    turn: f32,
+    warned: &mut Warned,
+) -> impl Iterator<Item = &'static str> {
+    let shape = warning(collider, world, &mut warned.shape);
+    let turns = !matches!(
+        collider,
+        Collider::Point | Collider::Circle { .. } | Collider::Aabb { .. }
+    );
+    let fast = turns && !warned.turn && turn.abs() > core::f32::consts::PI;
+    warned.turn |= fast;
+    shape.into_iter().chain(fast.then_some(FAST_TURN))
 }
 
 /// Why the collider cannot be swept this tick whatever its place, if it cannot: its shape's

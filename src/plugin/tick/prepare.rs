@@ -43,31 +43,7 @@ pub(crate) fn prepare(
     mut stats: ResMut<SweepStats>,
 ) {
     let began = Instant::now();
-    // Restored from before its motion had a start: it starts where it is, as a new
-    // collider does. Switched on again since the last tick: it starts afresh where it is,
-    // as a teleported collider does (its record says it was off; the marker's removal
-    // changed nothing). Still off: looked at again next tick.
-    let mut records = queries.p1();
-    pending.0.retain(|&entity| {
-        let Ok((mut swept, off)) = records.get_mut(entity) else {
-            return false;
-        };
-        if !swept.started {
-            swept.previous_world = world_plane(entity, &transforms).ok().map(Into::into);
-            swept.fresh = true;
-            swept.started = true;
-        }
-        if off {
-            return true;
-        }
-        if swept.switched_off {
-            swept.skip();
-            swept.switched_off = false;
-            swept.previous_world = world_plane(entity, &transforms).ok().map(Into::into);
-            swept.fresh = true;
-        }
-        false
-    });
+    restart_pending(&mut pending, &mut queries.p1(), &transforms);
     for (entity, collider, mut swept, warned, teleport) in &mut queries.p0() {
         if teleport {
             commands.entity(entity).try_remove::<Teleport>();
@@ -107,6 +83,38 @@ pub(crate) fn prepare(
         composites.0.retain(|&entity, _| colliders.contains(entity));
     }
     stats.prepare_time = began.elapsed();
+}
+
+/// Starts the colliders that wait on this prepare phase ([`Pending`]). Restored from
+/// before its motion had a start: it starts where it is, as a new
+/// collider does. Switched on again since the last tick: it starts afresh where it is,
+/// as a teleported collider does (its record says it was off; the marker's removal
+/// changed nothing). Still off: looked at again next tick.
+fn restart_pending(
+    pending: &mut Pending,
+    records: &mut Query<(&mut SweptPath, Has<ColliderDisabled>), With<Collider>>,
+    transforms: &Query<(&Transform, Option<&ChildOf>)>,
+) {
+    pending.0.retain(|&entity| {
+        let Ok((mut swept, off)) = records.get_mut(entity) else {
+            return false;
+        };
+        if !swept.started {
+            swept.previous_world = world_plane(entity, transforms).ok().map(Into::into);
+            swept.fresh = true;
+            swept.started = true;
+        }
+        if off {
+            return true;
+        }
+        if swept.switched_off {
+            swept.skip();
+            swept.switched_off = false;
+            swept.previous_world = world_plane(entity, transforms).ok().map(Into::into);
+            swept.fresh = true;
+        }
+        false
+    });
 }
 
 /// Moves transforms by their velocities over the tick. Non-finite velocities are left out

@@ -3,7 +3,7 @@
 
 use super::entries::{Entries, Entry};
 use crate::geometry::robust::orient2d;
-use crate::narrow::{ConvexShape, Shape, ShapePath};
+use crate::narrow::{ConvexShape, Shape, ShapePath, as_convex, contact_intervals_of_valid};
 use crate::plugin::Collider;
 use bevy::math::bounding::Aabb2d;
 use bevy::math::{Affine2, Vec2};
@@ -123,4 +123,41 @@ pub(crate) fn push_elements(
         entries.push(entry.edge_of(k), &path);
         bounds.push(inflate(path.swept_bounds()));
     });
+}
+
+/// `true` if `mover` lies wholly on the side of `solid` that `d` points to (to rounding): no
+/// part of it is in the solid's shadow cast against `d` (the solid moved back along `-d` past
+/// the mover touches it at most where it starts). On a tilted platform whose direction is
+/// not its surface's normal, a mover standing on its lower end is on its side, though the
+/// platform's upper end reaches higher along `d`.
+pub(crate) fn wholly_beyond(mover: &Shape, solid: &Shape, d: Vec2) -> bool {
+    let extent = |shape: &Shape| {
+        let c: ConvexShape = as_convex(shape);
+        let along = c.vertices().iter().map(|v| v.dot(d));
+        let (low, high) = along.fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), x| {
+            (l.min(x), h.max(x))
+        });
+        (low - c.radius(), high + c.radius())
+    };
+    let ((ml, mh), (sl, sh)) = (extent(mover), extent(solid));
+    if !(ml.is_finite() && mh.is_finite() && sl.is_finite() && sh.is_finite()) {
+        return false;
+    }
+    // Wholly above its top, or wholly below its bottom: nothing more to ask.
+    let scale = ml.abs().max(mh.abs()).max(sl.abs()).max(sh.abs()).max(1.0);
+    if ml >= sh - 1e-4 * scale {
+        return true;
+    }
+    if mh < sl {
+        return false;
+    }
+    let reach = mh.max(sh) - ml.min(sl) + 1.0;
+    let Some(shadow) = ShapePath::between(*solid, solid.translated(-d * reach)) else {
+        return false;
+    };
+    // Touching the solid (standing on it) is on its side, to rounding.
+    let touch = 1e-4 * scale / reach;
+    contact_intervals_of_valid(&ShapePath::still(*mover), &shadow)
+        .iter()
+        .all(|&[start, end]| start == 0.0 && end <= touch)
 }

@@ -1,0 +1,293 @@
+//! One responder's answer: its path from hit to hit over the tick, and the push out of
+//! what it overlaps at the end.
+
+use super::{Answer, Ask, MOST_HITS, Obstacles};
+use crate::narrow::{
+    PathKey, Penetration, Shape, ShapePath, contact_intervals_of_valid, contact_normal,
+    material_motion, ordered, path_key, penetration, witness,
+};
+use crate::plugin::answer::{Answering, answer_velocity};
+use crate::plugin::tick::entries::{Slot, restrict};
+use crate::plugin::tick::shapes::{inflate, wholly_beyond};
+use bevy::ecs::prelude::*;
+use bevy::math::Vec2;
+use bevy::math::bounding::Aabb2d;
+
+/// One responder's real path over the tick, if it hits something or must be pushed out.
+pub(super) fn answer(i: u32, ask: &Ask, world: Obstacles) -> Option<Answer> {
+    let dt = ask.duration;
+    let path = &ask.path;
+    let straight = if dt > 0.0 {
+        path.displacement(None) / dt
+    } else {
+        Vec2::ZERO
+    };
+    // Its velocity along its path, and the same answered from its `Velocity` (which the path
+    // follows up to rounding).
+    let mut velocity = straight;
+    let mut user = ask.velocity;
+    // When it is, how far off its straight path, and its shape then.
+    let (mut t, mut offset) = (0.0_f32, Vec2::ZERO);
+    let mut start = path.at(0.0);
+    let mut pieces = Vec::new();
+    let mut normals = Vec::new();
+    let mut contacts = Vec::new();
+    // The last hit answered: its solid and normal.
+    let mut last = None;
+    loop {
+        // Too many hits: it stays where it is for the rest of the tick.
+        if normals.len() >= MOST_HITS {
+            pieces.push(([t, 1.0], start, start));
+            break;
+        }
+        let end = path
+            .at(1.0)
+            .translated(offset + (velocity - straight) * (1.0 - t) * dt);
+        let Some(sub) = ShapePath::between(start, end).filter(ShapePath::is_valid) else {
+            pieces.push(([t, 1.0], start, start));
+            break;
+        };
+        let Some(Hit {
+            s,
+            normal,
+            solid,
+            slot,
+        }) = first_block(ask, &sub, t, last, world)
+        else {
+            pieces.push(([t, 1.0], start, end));
+            break;
+        };
+        let when = t + s * (1.0 - t);
+        let at = sub.at(s);
+        if when > t {
+            pieces.push(([t, when], start, at));
+        }
+        // The piece that meets the solid: the one that ends here, or at the very start, the
+        // one that starts here.
+        contacts.push((pieces.len().max(1) - 1, slot, when));
+        offset += (velocity - straight) * (when - t) * dt;
+        // The solid's velocity at the contact.
+        let solid = if dt > 0.0 { solid / dt } else { Vec2::ZERO };
+        let answered = |velocity| answer_velocity(velocity, solid, normal, ask.answering);
+        normals.push(normal);
+        last = Some((slot, normal));
+        (t, start) = (when, at);
+        // An answer too large for `f32` (a restitution near its limit against a fast
+        // solid): it stops there for the rest of the tick.
+        let (Some(u), Some(v)) = (answered(user), answered(velocity)) else {
+            pieces.push(([t, 1.0], start, start));
+            break;
+        };
+        (user, velocity) = (u, v);
+        if t >= 1.0 {
+            break;
+        }
+    }
+    let hit = !normals.is_empty();
+    // Where its straight path ended, and where its real one does.
+    let straight_end = path.at(1.0);
+    let mut end = pieces.last().map_or(straight_end, |p| p.2);
+    let pushed = push_out(ask, &mut end, world);
+    if !hit && !ask.walk.is_empty() {
+        // Nothing that moves met a character: its path is its walk's pieces.
+        pieces.clone_from(&ask.walk);
+    } else if !hit && !pushed {
+        return None;
+    }
+    if pieces.is_empty() {
+        pieces.push(([0.0, 1.0], path.at(0.0), end));
+    } else if let Some(last) = pieces.last_mut() {
+        last.2 = end;
+    }
+    Some(Answer {
+        entry: i,
+        moved: center_of(&end) - center_of(&straight_end),
+        pieces,
+        velocity: user,
+        hit,
+        normals,
+        contacts,
+        bounces: matches!(ask.answering, Answering::Bounce(_)),
+        stops: ask.answering == Answering::Stop,
+    })
+}
+
+/// A shape's reference point: what moves with its translation.
+fn center_of(shape: &Shape) -> Vec2 {
+    match *shape {
+        Shape::Point(p) => p,
+        Shape::Segment(a, _) => a,
+        Shape::Circle { center, .. } | Shape::Aabb { center, .. } => center,
+        Shape::Convex(c) => c.vertices()[0],
+    }
+}
+
+/// The first contact that blocks a responder on `sub` (its path from `t` to the end of the
+/// tick).
+struct Hit {
+    /// When, as a fraction of `sub`.
+    s: f32,
+    /// The normal, from the solid towards the responder.
+    normal: Vec2,
+    /// How far the solid's point at the contact moves over the whole tick.
+    solid: Vec2,
+    /// The solid's entry.
+    slot: Slot,
+}
+
+/// The first contact of `sub` (the responder's path from `t` on) with a solid that blocks
+/// it: moving into the solid (a contact it starts in while moving away or along is not one,
+/// nor one with `last`, the solid it was just answered at, along whose normal it leaves),
+/// and for a one-way solid, moving against its direction having started the tick wholly on
+/// its side.
+fn first_block(
+    ask: &Ask,
+    sub: &ShapePath,
+    t: f32,
+    last: Option<(Slot, Vec2)>,
+    world: Obstacles,
+) -> Option<Hit> {
+    let (mover, path) = (&ask.entry, &ask.path);
+    let bounds = inflate(sub.swept_bounds());
+    // Rounding's share of a motion over the path: a few ulps of its coordinates (of its whole
+    // path in the tick, where its start on `sub`, a place at an answered hit, was computed).
+    let whole = path.swept_bounds();
+    let largest = |b: Aabb2d| b.min.abs().max(b.max.abs()).max_element();
+    let noise = largest(bounds).max(largest(whole)) * (1.0 / (1 << 21) as f32);
+    // How far it goes on `sub`: a contact within `noise` of its start is where it starts.
+    let reach = (bounds.max - bounds.min).max_element();
+    let mut best: Option<(HitKey, Hit)> = None;
+    let mut consider = |slot: Slot| {
+        let solid = world.entries.entry(slot);
+        if !solid.blocks() || !mover.interacts_with(solid) {
+            return;
+        }
+        let full = world.entries.path(slot);
+        if ask.character && full.is_still() {
+            return;
+        }
+        let along = restrict(&full, world.entries.window(slot), [t, 1.0]);
+        let direction = if solid.one_way() {
+            let Some(&d) = world.one_way.get(&solid.entity) else {
+                return;
+            };
+            // Only a mover that started the tick wholly on its side.
+            if !wholly_beyond(&path.at(0.0), &full.at(0.0), d) {
+                return;
+            }
+            Some(d)
+        } else {
+            None
+        };
+        for &[s, _] in contact_intervals_of_valid(sub, &along).iter() {
+            if best.as_ref().is_some_and(|b| b.0.0 < s) {
+                return;
+            }
+            let w = witness(sub, &along, s, false);
+            let relative = w.relative_motion;
+            // At a sharp corner of the solid, the normals the solid and those flush with it
+            // there allow, and the one that lets the motion on if one does. Leaving the
+            // solid it was just answered at, the side it is on is the one it was answered on
+            // (a point on a thin segment has no side of its own, and its place at the answer,
+            // rounded, may be a few ulps across the line).
+            let (free, corner) = match last {
+                Some((hit, n)) if hit == slot && s * reach <= noise => (n, false),
+                _ => {
+                    let when = t + s * (1.0 - t);
+                    contact_normal(
+                        &sub.at(s),
+                        &along.at(s),
+                        w.point,
+                        w.normal,
+                        relative,
+                        |at, near| world.solids_at(mover, slot, when, at, near),
+                    )
+                }
+            };
+            // Into the solid, beyond rounding (sliding along it is not, nor moving with it:
+            // a relative motion of a few ulps of the coordinates is rounding's).
+            // For a one-way solid, against its direction too.
+            let into = relative.dot(free) < -(1e-5 * relative.length() + noise)
+                && direction.is_none_or(|d| relative.dot(d) < 0.0);
+            if !into {
+                continue;
+            }
+            // Blocked at two corners, it is answered along the normal that opposes its
+            // motion least: the smallest change that lets it on (a box landing at a seam
+            // lands on the floor, not on the corner's diagonal). Contacts with one normal
+            // come first; then, whatever the entities' numbers, by the normal and by where
+            // the solid is; then by entity and edge.
+            let normal = free;
+            let key = (
+                s,
+                corner,
+                ordered(normal),
+                path_key(&full),
+                solid.entity,
+                solid.edge(),
+            );
+            if best.as_ref().is_none_or(|b| key < b.0) {
+                let moves = material_motion(&full, w.feature_b, w.along_b);
+                let hit = Hit {
+                    s,
+                    normal,
+                    solid: moves,
+                    slot,
+                };
+                best = Some((key, hit));
+            }
+            return;
+        }
+    };
+    world.index.broad.query(&bounds, |k| {
+        consider(Slot::swept(world.solids[world.index.entry(k) as usize]));
+    });
+    if !ask.character {
+        world.resting.broad.query(&bounds, |k| {
+            consider(Slot::resting(world.resting.entry(k)));
+        });
+    }
+    best.map(|(_, hit)| hit)
+}
+
+/// How a responder's hits at one moment are ordered: the moment, whether the contact's
+/// normal was a choice, the normal, where the solid is, the solid's entity and edge.
+type HitKey = (f32, bool, (i32, i32), PathKey, Entity, u32);
+
+/// Pushes `end` out of the solids it overlaps at the end of the tick, along the shortest way
+/// (at most `max_push`, and a few times over, for a shape between several); one-way solids
+/// are left out (a mover may be inside one while it passes through). Returns whether it
+/// moved.
+fn push_out(ask: &Ask, end: &mut Shape, world: Obstacles) -> bool {
+    let mover = &ask.entry;
+    let start = *end;
+    let deepest = |moved: Vec2| {
+        let shape = start.translated(moved);
+        let bounds = inflate(ShapePath::still(shape).swept_bounds());
+        let mut deepest: Option<(Penetration, Entity)> = None;
+        let mut consider = |slot: Slot| {
+            let solid = world.entries.entry(slot);
+            if !solid.blocks() || solid.one_way() || !mover.interacts_with(solid) || solid.passed()
+            {
+                return;
+            }
+            let there = world.entries.path(slot).end();
+            if let Some(p) = penetration(&shape, &there)
+                && p.depth > ask.tolerance
+                && deepest.is_none_or(|(d, e)| (p.depth, solid.entity) > (d.depth, e))
+            {
+                deepest = Some((p, solid.entity));
+            }
+        };
+        world.index.broad.query(&bounds, |k| {
+            consider(Slot::swept(world.solids[world.index.entry(k) as usize]));
+        });
+        world.resting.broad.query(&bounds, |k| {
+            consider(Slot::resting(world.resting.entry(k)));
+        });
+        deepest.map(|(p, _)| p)
+    };
+    let moved = crate::plugin::answer::push_out(center_of(&start), ask.max_push, deepest);
+    *end = start.translated(moved);
+    moved != Vec2::ZERO
+}
