@@ -26,9 +26,10 @@
 //! by the affine map interpolated between the two, and `(1 − t)·I + t·R(θ)` is a rotation
 //! and a scaling for any turn `θ` below half a turn.
 
+use super::moments::{Moments, NEAR, assemble, distance_to_segment, scale};
+use super::segment::{segment_meets_disk, tangent_moments};
 use super::{
-    Intervals, Moments, NEAR, assemble, box_interval, disk_interval, distance_to_segment, hull,
-    moving_disks_stay_apart, relative, scale, segment_meets_disk, stays_out, tangent_moments,
+    Intervals, box_interval, disk_interval, hull, moving_disks_stay_apart, relative, stays_out,
 };
 use crate::geometry::robust::orient2d;
 use crate::geometry::{intersect_segment_segment, sweep_point_segment};

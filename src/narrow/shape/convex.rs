@@ -13,7 +13,7 @@ use bevy_math::Vec2;
 ///   rounded by `radius`.
 ///
 /// The vertices must be in convex position at both ends of the step, in the same order;
-/// see [`convex_contact_intervals`].
+/// see [`convex_contact_intervals`](crate::narrow::convex_contact_intervals).
 #[derive(Clone, Copy, Debug)]
 pub struct ConvexPath<'a> {
     /// The vertices' paths, in order around the polygon.

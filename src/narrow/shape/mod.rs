@@ -1,7 +1,7 @@
 //! The shapes the solvers take: a shape at one moment ([`Shape`], [`ConvexShape`]), its
 //! motion over a step ([`ShapePath`]), and a rounded convex polygon's vertex paths
 //! ([`ConvexPath`], [`ConvexVertices`]). Data and its own geometry only: the solvers
-//! ([`intervals`](super::intervals), [`witness`](super::witness), …) read these, and these
+//! ([`intervals`](super::intervals), [`witness`](mod@super::witness), …) read these, and these
 //! read no solver.
 
 mod convex;

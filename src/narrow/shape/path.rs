@@ -331,7 +331,7 @@ impl ShapePath {
     /// during the step. For a rounded polygon, the mean of its vertices' motions ([`witness`]
     /// takes the motion of the touched feature's point).
     ///
-    /// [`witness`]: super::witness()
+    /// [`witness`]: crate::narrow::witness()
     #[must_use]
     pub fn displacement(&self, along: Option<f32>) -> Vec2 {
         let d = |p: [Vec2; 2]| p[1] - p[0];
@@ -347,8 +347,8 @@ impl ShapePath {
     }
 
     /// `true` if every coordinate is finite and every size is positive (and finite): the
-    /// inputs [`contact_intervals`](super::contact_intervals) is specified for. That is, the
-    /// shapes at both ends of the step are [valid](Shape::is_valid).
+    /// inputs [`contact_intervals`](crate::narrow::contact_intervals) is specified for. That
+    /// is, the shapes at both ends of the step are [valid](Shape::is_valid).
     #[must_use]
     pub fn is_valid(&self) -> bool {
         self.is_valid_with(|convex| convex.path().is_valid())

@@ -1,18 +1,155 @@
 //! Move-and-slide in a [`Scene`]: what [`SweepQuery::move_and_slide`] does for a game's
-//! own movement and what every [`KinematicCharacter`] does each tick.
+//! own movement and what every [`KinematicCharacter`] does each tick; with the query's
+//! method itself and its [`MoveAndSlideConfig`] and [`MoveAndSlideOutput`].
 //!
 //! [`SweepQuery::move_and_slide`]: super::SweepQuery::move_and_slide
 //! [`KinematicCharacter`]: crate::prelude::KinematicCharacter
 
 use super::scene::Scene;
-use super::{
-    CastOptions, MoveAndSlideConfig, MoveAndSlideHit, MoveAndSlideOutput, QueryFilter,
-    ShapeCastHit, within_range,
-};
+use super::{CastOptions, Placed, QueryFilter, ShapeCastHit, SweepQuery, within_range};
 use crate::narrow::{Shape, ShapePath};
-use crate::plugin::answer::{along_surface, push_out, walkable};
+use crate::plugin::answer::{along_surface, clip, push_out, walkable};
+use crate::plugin::components::Collider;
+use crate::plugin::components::placement::plane_of_isometry;
 use bevy::ecs::prelude::*;
-use bevy::math::Vec2;
+use bevy::math::{Dir2, Isometry2d, Vec2};
+
+impl SweepQuery<'_> {
+    /// Moves `shape` from `start` by `motion`, sliding along what it hits, as a character
+    /// controller does: each hit stops the part of the motion into the surface and the rest
+    /// goes on along it, up to [`MoveAndSlideConfig::max_slides`] times. It keeps
+    /// [`skin`](MoveAndSlideConfig::skin) away from what it hits, never stops at sensors or
+    /// responders, and passes one-way platforms from below. A shape that starts inside
+    /// something is first pushed out the shortest way
+    /// ([`depenetrate`](MoveAndSlideConfig::depenetrate)).
+    ///
+    /// Exact like every query: at any speed it never passes through anything. The shape does
+    /// not turn. [`KinematicCharacter`](crate::prelude::KinematicCharacter) runs this every
+    /// tick for you; call it yourself to drive your own movement.
+    ///
+    /// ```
+    /// use bevy::math::{Isometry2d, Vec2};
+    /// use bevy::prelude::*;
+    /// use bevy_sweep::prelude::*;
+    ///
+    /// #[derive(Component)]
+    /// struct Player;
+    ///
+    /// fn walk(
+    ///     query: SweepQuery,
+    ///     time: Res<Time>,
+    ///     mut player: Single<(Entity, &Collider, &mut Transform, &mut Velocity), With<Player>>,
+    /// ) {
+    ///     let (me, shape, ref mut transform, ref mut velocity) = *player;
+    ///     let start = Isometry2d::from_translation(transform.translation.truncate());
+    ///     let out = query.move_and_slide(
+    ///         shape,
+    ///         start,
+    ///         velocity.0 * time.delta_secs(),
+    ///         &MoveAndSlideConfig::default(),
+    ///         &QueryFilter::default().excluding(me),
+    ///     );
+    ///     transform.translation = out.translation.extend(transform.translation.z);
+    ///     // Lose the speed into the walls it hit.
+    ///     velocity.0 = out.clip_velocity(velocity.0);
+    /// }
+    /// # bevy::ecs::system::assert_is_system(walk);
+    /// ```
+    #[must_use]
+    pub fn move_and_slide(
+        &self,
+        shape: &Collider,
+        start: Isometry2d,
+        motion: Vec2,
+        config: &MoveAndSlideConfig,
+        filter: &QueryFilter,
+    ) -> MoveAndSlideOutput {
+        match Placed::new(shape, &plane_of_isometry(start)) {
+            Some(placed) => self.scene().slide(
+                placed.shapes(),
+                start.translation,
+                motion,
+                config,
+                filter,
+                &[],
+            ),
+            None => MoveAndSlideOutput {
+                translation: start.translation,
+                hits: Vec::new(),
+                remaining: motion,
+                pushed: Vec2::ZERO,
+            },
+        }
+    }
+}
+
+/// How [`SweepQuery::move_and_slide`] moves a shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveAndSlideConfig {
+    /// The gap kept to what it hits, in world units (measured along the surface's normal).
+    /// Default: `0.01`.
+    pub skin: f32,
+    /// How many hits it slides along at most; the motion left after them is dropped.
+    /// Default: `4`.
+    pub max_slides: usize,
+    /// The steepest slope, in radians from `up`, on which a motion pressing down keeps its
+    /// horizontal progress instead of sliding down (walkable ground); `None`: every surface
+    /// is slid along the same way. Default: `None`.
+    pub max_slope: Option<f32>,
+    /// Which way is up (for `max_slope`). Default: `Dir2::Y`.
+    pub up: Dir2,
+    /// Push the shape out of what it starts inside first (the shortest way). Default:
+    /// `true`.
+    pub depenetrate: bool,
+}
+
+impl Default for MoveAndSlideConfig {
+    fn default() -> Self {
+        Self {
+            skin: 0.01,
+            max_slides: 4,
+            max_slope: None,
+            up: Dir2::Y,
+            depenetrate: true,
+        }
+    }
+}
+
+/// A surface [`SweepQuery::move_and_slide`] hit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveAndSlideHit {
+    /// The collider hit.
+    pub entity: Entity,
+    /// Where, world space.
+    pub point: Vec2,
+    /// The surface's unit normal, towards the shape.
+    pub normal: Vec2,
+    /// No steeper than [`MoveAndSlideConfig::max_slope`].
+    pub walkable: bool,
+}
+
+/// What [`SweepQuery::move_and_slide`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveAndSlideOutput {
+    /// Where the shape ends: the start's translation plus what it moved.
+    pub translation: Vec2,
+    /// Each surface it hit, in order.
+    pub hits: Vec<MoveAndSlideHit>,
+    /// The part of the motion it could not make (dropped after `max_slides` hits, or in a
+    /// crease).
+    pub remaining: Vec2,
+    /// How far it was pushed out of what it started inside.
+    pub pushed: Vec2,
+}
+
+impl MoveAndSlideOutput {
+    /// `velocity` without the part that points into each surface hit: what a character
+    /// keeps after the move.
+    #[must_use]
+    pub fn clip_velocity(&self, velocity: Vec2) -> Vec2 {
+        self.hits.iter().fold(velocity, |v, h| clip(v, h.normal))
+    }
+}
 
 impl Scene<'_> {
     /// Moves `shapes` (the pieces of one shape, its reference point at `origin`) by
