@@ -26,7 +26,7 @@
 //! Where the responder meets a sharp corner of a solid, the corner may be flush with other
 //! solids (the next tile, level with the floor; the tile above, in a wall): the normals are
 //! those the union of the solids there allows, and a sharp corner of the responder's own
-//! allows ([`contact_normal`]). It blocks only if the motion goes into the solid along every
+//! allows ([`contact_normal`](crate::narrow::contact_normal)). It blocks only if the motion goes into the solid along every
 //! one of them, and is answered along the one that opposes it least. Of contacts at the same
 //! moment, those with one normal are answered first.
 
