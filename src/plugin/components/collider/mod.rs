@@ -1,18 +1,21 @@
 //! [`Collider`]: the shapes, their checks, and where they lie in the world.
 
-use super::placement::{plane_of, plane_of_isometry, plane_of_root};
 use super::polygon::decompose;
 use super::{CollisionLayers, SweptPath, Warned};
 use crate::geometry::robust::orient2d;
-use crate::narrow::{
-    ConvexPath, ConvexShape, ConvexVertices, Feature, PartFeature, Shape, ShapePath,
-};
+use crate::narrow::ConvexPath;
 use crate::plugin::SkipReason;
 use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::prelude::*;
-use bevy::math::{Affine2, Affine3A, Isometry2d, Vec2, primitives};
+use bevy::math::{Isometry2d, Vec2};
 use bevy::reflect::prelude::*;
 use bevy::transform::components::Transform;
+
+mod convert;
+mod elements;
+mod placed;
+
+pub use convert::UnusableShape;
 
 /// A collision shape, in the entity's local space (its [`Transform`]).
 ///
@@ -132,7 +135,7 @@ pub enum Collider {
         /// The points, in order around the polygon (either winding).
         points: Checked<Vec<Vec2>>,
         /// The convex pieces, as indices into `points` in the polygon's winding, each of 3
-        /// to [`ConvexPath::MAX_VERTICES`] points.
+        /// to [`ConvexPath::MAX_VERTICES`](crate::narrow::ConvexPath::MAX_VERTICES) points.
         pieces: Checked<Vec<Vec<u32>>>,
     },
     /// Several shapes as one collider, each part at its pose in the collider's frame. Build
@@ -307,7 +310,7 @@ impl Collider {
     }
 
     /// The convex polygon with these vertices, in order around it (either winding); `None`
-    /// unless there are 3 to [`ConvexPath::MAX_VERTICES`] (8) finite points in strictly
+    /// unless there are 3 to [`ConvexPath::MAX_VERTICES`](crate::narrow::ConvexPath::MAX_VERTICES) (8) finite points in strictly
     /// convex position (no three on a line, no repeated point, every point on the same side
     /// of every edge it is not on).
     ///
@@ -360,7 +363,7 @@ impl Collider {
     ///
     /// It is exact like every other shape, and one collider: its inside is inside (a point
     /// that enters it is `Started` once, and `Ended` when it leaves), a point through a notch
-    /// touches nothing, and an event's [`Feature`] names the polygon's own edge or vertex,
+    /// touches nothing, and an event's [`Feature`](crate::narrow::Feature) names the polygon's own edge or vertex,
     /// numbered as `points` are. It is swept as strictly convex pieces cut along diagonals
     /// between its points (an exact ear-clipping triangulation, merged while the pieces stay
     /// convex and within 8 points); no contact is ever placed on a diagonal. Strictly convex
@@ -407,8 +410,8 @@ impl Collider {
     /// (see [`problem`](Self::problem)), a part is itself a compound, or a pose is not
     /// finite.
     ///
-    /// Events name the compound's entity, and their [`Feature`] is a
-    /// [`Feature::Part`]: which part, and where on it. Parts never collide with each other.
+    /// Events name the compound's entity, and their [`Feature`](crate::narrow::Feature) is a
+    /// [`Feature::Part`](crate::narrow::Feature::Part): which part, and where on it. Parts never collide with each other.
     /// A part's pose turns it as the entity's transform would, but for an axis-aligned box
     /// ([`Collider::aabb`]), which never turns: use a [`Collider::rectangle`] part for a box
     /// that turns. Like a polyline, a compound cannot answer hits.
@@ -493,13 +496,13 @@ impl Collider {
         }
     }
 
-    /// `true` for a polyline (swept edge by edge, without one [`Shape`]).
+    /// `true` for a polyline (swept edge by edge, without one [`Shape`](crate::narrow::Shape)).
     #[must_use]
     pub fn is_polyline(&self) -> bool {
         matches!(self, Collider::Polyline { .. })
     }
 
-    /// `true` for a shape swept as several elements, each its own [`Shape`] with its own
+    /// `true` for a shape swept as several elements, each its own [`Shape`](crate::narrow::Shape) with its own
     /// place in the broad phase: a polyline's edges, a polygon's convex pieces, a compound's
     /// parts.
     #[must_use]
@@ -509,358 +512,13 @@ impl Collider {
             Collider::Polyline { .. } | Collider::Polygon { .. } | Collider::Compound { .. }
         )
     }
-
-    /// How many element numbers the shape uses: a polyline's edges (those between equal
-    /// points too), a polygon's pieces, the sum of a compound's parts'; `1` for the others.
-    pub(crate) fn element_count(&self) -> u32 {
-        match self {
-            Collider::Polyline { points } => points.len().saturating_sub(1) as u32,
-            Collider::Polygon { pieces, .. } => pieces.len() as u32,
-            Collider::Compound { parts } => parts.iter().map(|(_, p)| p.element_count()).sum(),
-            _ => 1,
-        }
-    }
-
-    /// Calls `f` with each element of a [composite](Self::is_composite) shape that is in
-    /// both planes, with its number, where it is in `start` and where in `end`: the same
-    /// elements in the same order at both ends (one degenerate at either end is left out at
-    /// both). `scratch` holds the elements in `start`.
-    pub(crate) fn element_pairs(
-        &self,
-        [start, end]: [&Affine2; 2],
-        scratch: &mut Vec<(u32, Shape)>,
-        f: &mut dyn FnMut(u32, Shape, Shape),
-    ) {
-        scratch.clear();
-        self.for_each_element(start, &mut |k, shape| scratch.push((k, shape)));
-        let mut at = 0;
-        self.for_each_element(end, &mut |k, to| {
-            if let Some(&(_, from)) = scratch.get(at).filter(|(j, _)| *j == k) {
-                at += 1;
-                f(k, from, to);
-            }
-        });
-    }
-
-    /// Calls `f` with each element of a [composite](Self::is_composite) shape in the [plane
-    /// part](plane_of) of its world transform, and its number: a polyline's edges (those
-    /// between equal points left out), a polygon's pieces, a compound's parts (a composite
-    /// part's elements numbered after the parts before it). Nothing for the other shapes.
-    pub(crate) fn for_each_element(&self, plane: &Affine2, f: &mut dyn FnMut(u32, Shape)) {
-        match self {
-            Collider::Polyline { .. } => {
-                for (i, a, b) in self.edges_in(plane) {
-                    f(i, Shape::Segment(a, b));
-                }
-            }
-            Collider::Polygon { points, pieces } => {
-                let mut placed = [Vec2::ZERO; ConvexPath::MAX_VERTICES];
-                for (k, piece) in (0u32..).zip(pieces) {
-                    let count = piece.len().min(ConvexPath::MAX_VERTICES);
-                    for (q, &i) in placed.iter_mut().zip(&piece[..count]) {
-                        *q = place_in(plane, points[i as usize]);
-                    }
-                    if let Some(convex) = ConvexShape::new(&placed[..count], 0.0) {
-                        f(k, Shape::Convex(convex));
-                    }
-                }
-            }
-            Collider::Compound { parts } => {
-                let mut offset = 0;
-                for (pose, part) in parts {
-                    let placed = *plane * plane_of_isometry(*pose);
-                    if part.is_composite() {
-                        part.for_each_element(&placed, &mut |k, shape| f(offset + k, shape));
-                    } else {
-                        f(offset, part.shape_in(&placed));
-                    }
-                    offset += part.element_count();
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// The public name of a contact on element `element` of this shape, given the element's
-    /// own feature and, for a segment, where along it: a polyline's vertex or edge, a
-    /// polygon's own vertex or edge (a piece's diagonal, met only at its ends, names the
-    /// nearer end), a compound's part and where on it.
-    pub(crate) fn feature_of(
-        &self,
-        element: u32,
-        local: Option<Feature>,
-        along: Option<f32>,
-    ) -> Option<Feature> {
-        match self {
-            Collider::Polyline { .. } => Some(edge_feature(element, along)),
-            Collider::Polygon { points, pieces } => {
-                let piece = pieces.get(element as usize)?;
-                let n = points.len() as u32;
-                match local? {
-                    Feature::Vertex(i) => piece.get(i as usize).map(|&v| Feature::Vertex(v)),
-                    Feature::Edge { index, along } => {
-                        let s = *piece.get(index as usize)?;
-                        let e = piece[(index as usize + 1) % piece.len()];
-                        Some(if (s + 1) % n == e {
-                            Feature::Edge { index: s, along }
-                        } else if along < 0.5 {
-                            Feature::Vertex(s)
-                        } else {
-                            Feature::Vertex(e)
-                        })
-                    }
-                    Feature::Part { .. } => None,
-                }
-            }
-            Collider::Compound { parts } => {
-                let mut offset = 0;
-                for (part_index, (_, part)) in (0u32..).zip(parts) {
-                    let count = part.element_count();
-                    if element < offset + count {
-                        let on = if part.is_composite() {
-                            part.feature_of(element - offset, local, along)
-                        } else {
-                            local
-                        };
-                        return Some(Feature::Part {
-                            part: part_index,
-                            feature: on.and_then(PartFeature::of),
-                        });
-                    }
-                    offset += count;
-                }
-                None
-            }
-            _ => local,
-        }
-    }
-
-    /// A polyline's edges in world space under the [plane part](plane_of) of its world
-    /// transform, with their indices; edges between equal points are left out. Empty for
-    /// the other shapes.
-    pub(crate) fn edges_in<'a>(
-        &'a self,
-        plane: &'a Affine2,
-    ) -> impl Iterator<Item = (u32, Vec2, Vec2)> + 'a {
-        let points: &[Vec2] = match self {
-            Collider::Polyline { points } => points,
-            _ => &[],
-        };
-        (0u32..)
-            .zip(points.windows(2))
-            .filter(|(_, w)| w[0] != w[1])
-            .map(move |(i, w)| {
-                (
-                    i,
-                    plane.transform_point2(w[0]),
-                    plane.transform_point2(w[1]),
-                )
-            })
-    }
-
-    /// The shape in world space for an entity whose world transform is `transform` (a root
-    /// entity's [`Transform`]); `None` for a [composite](Self::is_composite) shape, which is
-    /// no one shape (a polyline's edges are each a [`Shape::Segment`], a polygon's pieces
-    /// each a [`Shape::Convex`]).
-    #[must_use]
-    pub fn world_shape(&self, transform: &Transform) -> Option<Shape> {
-        (!self.is_composite()).then(|| self.shape_in(&plane_of_root(transform)))
-    }
-
-    /// The shape in world space under a world affine transform (a [`Transform`] composed
-    /// with its ancestors', shear included); `None` for a [composite](Self::is_composite)
-    /// shape.
-    #[must_use]
-    pub fn shape_under(&self, world: &Affine3A) -> Option<Shape> {
-        (!self.is_composite()).then(|| self.shape_in(&plane_of(world)))
-    }
-
-    /// A point's, segment's, circle's or box's pose in the [plane part](plane_of) of its
-    /// world transform, as a path that stands still (small, whatever `C`: the gather's hot
-    /// path); `None` for the other shapes. Its arithmetic is [`shape_in`](Self::shape_in)'s.
-    #[inline(always)]
-    pub(crate) fn pose_in<C>(&self, plane: &Affine2) -> Option<ShapePath<C>> {
-        let center = plane.translation;
-        let (x, y) = (plane.matrix2.x_axis, plane.matrix2.y_axis);
-        // As `Affine3A::transform_point3` of `p.extend(0.0)` computes it, less the third
-        // column's zero.
-        let place = |p: Vec2| x * p.x + y * p.y + center;
-        Some(match *self {
-            Collider::Point => ShapePath::Point([center; 2]),
-            Collider::Segment { a, b } => ShapePath::Segment {
-                a: [place(a); 2],
-                b: [place(b); 2],
-            },
-            Collider::Circle { radius } => ShapePath::Circle {
-                center: [center; 2],
-                radius: radius * x.length().max(y.length()),
-            },
-            Collider::Aabb { half_extents } => ShapePath::Aabb {
-                center: [center; 2],
-                half_extents: half_extents * Vec2::new(x.length(), y.length()),
-            },
-            _ => return None,
-        })
-    }
-
-    /// The shape in world space in the [plane part](plane_of) of its world transform: the
-    /// one place its arithmetic is written. A [composite](Self::is_composite) shape, which is
-    /// no one shape, gives a point (the gather sweeps its elements,
-    /// [`for_each_element`](Self::for_each_element)).
-    #[inline(always)]
-    pub(crate) fn shape_in(&self, plane: &Affine2) -> Shape {
-        let center = plane.translation;
-        let (x, y) = (plane.matrix2.x_axis, plane.matrix2.y_axis);
-        // As `Affine3A::transform_point3` of `p.extend(0.0)` computes it, less the third
-        // column's zero.
-        let place = |p: Vec2| x * p.x + y * p.y + center;
-        let convex = |vertices: &[Vec2], radius: f32| {
-            let mut placed = [Vec2::ZERO; ConvexPath::MAX_VERTICES];
-            for (q, &p) in placed.iter_mut().zip(vertices) {
-                *q = place(p);
-            }
-            let count = vertices.len().min(ConvexPath::MAX_VERTICES);
-            ConvexShape::new(&placed[..count], radius).map_or(Shape::Point(center), Shape::Convex)
-        };
-        if let Some(pose) = self.pose_in::<ConvexVertices>(plane) {
-            return pose.end();
-        }
-        match *self {
-            Collider::Rectangle { half_extents: h } => convex(
-                &[
-                    Vec2::new(-h.x, -h.y),
-                    Vec2::new(h.x, -h.y),
-                    Vec2::new(h.x, h.y),
-                    Vec2::new(-h.x, h.y),
-                ],
-                0.0,
-            ),
-            Collider::Capsule { a, b, radius } => {
-                convex(&[a, b], radius * x.length().max(y.length()))
-            }
-            Collider::ConvexPolygon { ref vertices } => convex(vertices, 0.0),
-            Collider::Polyline { ref points } | Collider::Polygon { ref points, .. } => {
-                Shape::Point(points.first().map_or(center, |&p| place(p)))
-            }
-            // Placed by `pose_in`, or (a compound) by its parts.
-            Collider::Compound { .. }
-            | Collider::Point
-            | Collider::Segment { .. }
-            | Collider::Circle { .. }
-            | Collider::Aabb { .. } => Shape::Point(center),
-        }
-    }
-}
-
-/// A Bevy primitive that makes no usable collider: a polygon or triangle that
-/// [`Collider::polygon`] refuses (fewer than 3 points, a point that is not finite, two equal
-/// points, a boundary that touches or crosses itself), or a polyline that
-/// [`Collider::polyline`] refuses (fewer than 2 points, a point that is not finite).
-///
-/// Bevy's primitives as colliders, in the primitive's own frame: [`Circle`](primitives::Circle),
-/// [`Rectangle`](primitives::Rectangle) (a box that turns), [`Capsule2d`](primitives::Capsule2d)
-/// (upright, as Bevy draws it) and [`Segment2d`](primitives::Segment2d) convert with `From`;
-/// polygons, triangles and polylines with `TryFrom`, which checks them as
-/// [`Collider::polygon`] and [`Collider::polyline`] do.
-///
-/// ```
-/// use bevy::math::{Vec2, primitives::{Capsule2d, Circle, Polygon, Rectangle}};
-/// use bevy_sweep::prelude::*;
-///
-/// assert_eq!(Collider::from(Circle::new(3.0)), Collider::circle(3.0));
-/// assert_eq!(Collider::from(Rectangle::new(4.0, 2.0)), Collider::rectangle(Vec2::new(2.0, 1.0)));
-/// let hero = Collider::from(Capsule2d::new(6.0, 16.0));
-/// assert_eq!(hero, Collider::capsule(Vec2::new(0.0, -8.0), Vec2::new(0.0, 8.0), 6.0));
-/// let bow_tie = Polygon::new([Vec2::ZERO, Vec2::ONE, Vec2::X, Vec2::Y]);
-/// assert_eq!(Collider::try_from(bow_tie), Err(UnusableShape));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UnusableShape;
-
-impl core::fmt::Display for UnusableShape {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(
-            "the shape makes no usable collider (too few points, a point that is not \
-             finite, or a polygon that is not simple)",
-        )
-    }
-}
-
-impl core::error::Error for UnusableShape {}
-
-impl From<primitives::Circle> for Collider {
-    fn from(circle: primitives::Circle) -> Self {
-        Collider::circle(circle.radius)
-    }
-}
-
-impl From<primitives::Rectangle> for Collider {
-    fn from(rectangle: primitives::Rectangle) -> Self {
-        Collider::rectangle(rectangle.half_size)
-    }
-}
-
-impl From<primitives::Capsule2d> for Collider {
-    fn from(capsule: primitives::Capsule2d) -> Self {
-        let half = Vec2::new(0.0, capsule.half_length);
-        Collider::capsule(-half, half, capsule.radius)
-    }
-}
-
-impl From<primitives::Segment2d> for Collider {
-    fn from(segment: primitives::Segment2d) -> Self {
-        Collider::segment(segment.vertices[0], segment.vertices[1])
-    }
-}
-
-impl TryFrom<primitives::Triangle2d> for Collider {
-    type Error = UnusableShape;
-    fn try_from(triangle: primitives::Triangle2d) -> Result<Self, UnusableShape> {
-        Collider::polygon(&triangle.vertices).ok_or(UnusableShape)
-    }
-}
-
-impl TryFrom<primitives::ConvexPolygon> for Collider {
-    type Error = UnusableShape;
-    fn try_from(polygon: primitives::ConvexPolygon) -> Result<Self, UnusableShape> {
-        Collider::polygon(polygon.vertices()).ok_or(UnusableShape)
-    }
-}
-
-impl TryFrom<primitives::Polygon> for Collider {
-    type Error = UnusableShape;
-    fn try_from(polygon: primitives::Polygon) -> Result<Self, UnusableShape> {
-        Collider::polygon(&polygon.vertices).ok_or(UnusableShape)
-    }
-}
-
-impl TryFrom<primitives::RegularPolygon> for Collider {
-    type Error = UnusableShape;
-    fn try_from(polygon: primitives::RegularPolygon) -> Result<Self, UnusableShape> {
-        let vertices: Vec<Vec2> = polygon.vertices(0.0).into_iter().collect();
-        Collider::polygon(&vertices).ok_or(UnusableShape)
-    }
-}
-
-impl TryFrom<primitives::Polyline2d> for Collider {
-    type Error = UnusableShape;
-    fn try_from(polyline: primitives::Polyline2d) -> Result<Self, UnusableShape> {
-        Collider::polyline(&polyline.vertices).ok_or(UnusableShape)
-    }
 }
 
 /// The most elements (a polyline's edges, a polygon's pieces, a compound's parts' elements)
 /// one collider has: the entries' element numbers have 24 bits.
 pub(crate) const MAX_ELEMENTS: u32 = (1 << 24) - 1;
 
-/// `p` placed by `plane`, as [`Collider::shape_in`] places vertices (as
-/// `Affine3A::transform_point3` of `p.extend(0.0)` computes it, less the third column's zero).
-#[inline(always)]
-fn place_in(plane: &Affine2, p: Vec2) -> Vec2 {
-    plane.matrix2.x_axis * p.x + plane.matrix2.y_axis * p.y + plane.translation
-}
-
-/// `true` if every piece is 3 to [`ConvexPath::MAX_VERTICES`] indices of `points` in strictly
+/// `true` if every piece is 3 to [`ConvexPath::MAX_VERTICES`](crate::narrow::ConvexPath::MAX_VERTICES) indices of `points` in strictly
 /// convex position (a polygon built otherwise than by [`Collider::polygon`] is checked this
 /// far).
 fn pieces_are_convex(points: &[Vec2], pieces: &[Vec<u32>]) -> bool {
@@ -897,57 +555,13 @@ fn compound_problem(parts: &[(Isometry2d, Collider)]) -> Option<SkipReason> {
     (elements > u64::from(MAX_ELEMENTS)).then_some(SkipReason::TooManyElements)
 }
 
-/// A polyline edge's contact as a feature of the polyline: the edge and where along it, or
-/// the point at either end.
-pub(crate) fn edge_feature(edge: u32, along: Option<f32>) -> Feature {
-    match along.unwrap_or(0.5) {
-        0.0 => Feature::Vertex(edge),
-        1.0 => Feature::Vertex(edge + 1),
-        along => Feature::Edge { index: edge, along },
-    }
-}
-
 /// The colliders whose events are named through their shape (polygons cut into pieces,
 /// compounds), by entity: a copy of each one's [`Collider`], kept by the prepare phase from
 /// the colliders added, changed and removed, and read by the report and the queries.
 #[derive(Resource, Default)]
 pub(crate) struct Composites(pub(crate) EntityHashMap<Collider>);
 
-impl Composites {
-    /// The public feature of a contact on `entity`'s element `element` (`None` for a shape
-    /// of one element), from the element's own feature and, for a segment, where along it.
-    pub(crate) fn feature(
-        &self,
-        entity: Entity,
-        element: Option<u32>,
-        local: Option<Feature>,
-        along: Option<f32>,
-    ) -> Option<Feature> {
-        // A shape of one element (most events) is named without a lookup.
-        let Some(k) = element else {
-            return local;
-        };
-        match self.0.get(&entity) {
-            Some(shape) => shape.feature_of(k, local, along),
-            // A polyline's edge.
-            None => Some(edge_feature(k, along)),
-        }
-    }
-
-    /// Keeps `entity`'s shape if it is named through it, else forgets it.
-    pub(crate) fn update(&mut self, entity: Entity, collider: &Collider) {
-        if matches!(
-            collider,
-            Collider::Polygon { .. } | Collider::Compound { .. }
-        ) {
-            self.0.insert(entity, collider.clone());
-        } else {
-            self.0.remove(&entity);
-        }
-    }
-}
-
-/// `true` for 3 to [`ConvexPath::MAX_VERTICES`] finite points in strictly convex position:
+/// `true` for 3 to [`ConvexPath::MAX_VERTICES`](crate::narrow::ConvexPath::MAX_VERTICES) finite points in strictly convex position:
 /// every point strictly on one side of each edge it is not on, the same side for every edge
 /// (exact orientation tests; either winding).
 fn is_strictly_convex(points: &[Vec2]) -> bool {
