@@ -26,8 +26,9 @@ pub(crate) struct Entry {
     pub(crate) layers: CollisionLayers,
     /// The [`Body`](crate::prelude::Body) the collider belongs to, if any.
     pub(crate) body: Option<Entity>,
-    /// Which edge of a polyline this is, and two flags ([`Entry::chain`],
-    /// [`Entry::continues`]) in the top bits.
+    /// Which element of a composite collider this is (or which piece of a responder's
+    /// path), in the low 24 bits; the entry's eight flags (`CHAIN`, `CONTINUES`,
+    /// `RESPONDER`, `SENSOR`, `ONE_WAY`, `PIECE`, `PASSED`, `HOLDS`) in the top bits.
     flags: u32,
 }
 
@@ -181,8 +182,8 @@ impl Entry {
         self.flags & ONE_WAY != 0
     }
 
-    /// `true` if this collider stops a responder (or a query's mover) whose layers are
-    /// `layers`: its layers interact, it is no sensor and no responder.
+    /// `true` if this collider can stop a responder (or a query's mover): it is no sensor
+    /// and no responder. (Whether their layers interact is the caller's test.)
     #[inline]
     pub(crate) fn blocks(&self) -> bool {
         self.flags & (SENSOR | RESPONDER) == 0
@@ -392,7 +393,7 @@ impl Group {
     }
 }
 
-/// An entry of this tick: one of the swept colliders' (in [`Motions`](super::gather::Motions)), or,
+/// An entry of this tick: one of the swept colliders' (in [`Paths`](super::respond::Paths)), or,
 /// with the top bit set, one of the resting colliders'.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct Slot(u32);

@@ -3,10 +3,11 @@
 
 use super::{Answer, Ask, MOST_HITS, Obstacles};
 use crate::narrow::{
-    PathKey, Penetration, Shape, ShapePath, contact_intervals_of_valid, contact_normal,
+    PathKey, Penetration, Shape, ShapePath, Witness, contact_intervals_of_valid, contact_normal,
     material_motion, ordered, path_key, penetration, witness,
 };
 use crate::plugin::answer::{Answering, answer_velocity};
+use crate::plugin::character::Piece;
 use crate::plugin::tick::entries::{Slot, restrict};
 use crate::plugin::tick::shapes::{inflate, wholly_beyond};
 use bevy::ecs::prelude::*;
@@ -15,6 +16,55 @@ use bevy::math::bounding::Aabb2d;
 
 /// One responder's real path over the tick, if it hits something or must be pushed out.
 pub(super) fn answer(i: u32, ask: &Ask, world: Obstacles) -> Option<Answer> {
+    let Journey {
+        mut pieces,
+        normals,
+        contacts,
+        velocity: user,
+    } = journey(ask, world);
+    let path = &ask.path;
+    let hit = !normals.is_empty();
+    // Where its straight path ended, and where its real one does.
+    let straight_end = path.at(1.0);
+    let mut end = pieces.last().map_or(straight_end, |p| p.2);
+    let pushed = push_out(ask, &mut end, world);
+    if !hit && !ask.walk.is_empty() {
+        // Nothing that moves met a character: its path is its walk's pieces.
+        pieces.clone_from(&ask.walk);
+    } else if !hit && !pushed {
+        return None;
+    }
+    if pieces.is_empty() {
+        pieces.push(([0.0, 1.0], path.at(0.0), end));
+    } else if let Some(last) = pieces.last_mut() {
+        last.2 = end;
+    }
+    Some(Answer {
+        entry: i,
+        moved: center_of(&end) - center_of(&straight_end),
+        pieces,
+        velocity: user,
+        hit,
+        normals,
+        contacts,
+        bounces: matches!(ask.answering, Answering::Bounce(_)),
+        stops: ask.answering == Answering::Stop,
+    })
+}
+
+/// A responder's path from hit to hit: the pieces between its hits, the normals it was
+/// answered along, each hit (the piece that meets the solid, the solid, when), and its
+/// `Velocity` answered at each.
+struct Journey {
+    pieces: Vec<Piece>,
+    normals: Vec<Vec2>,
+    contacts: Vec<(usize, Slot, f32)>,
+    velocity: Vec2,
+}
+
+/// The responder's path from hit to hit over the tick: along its path until the first
+/// solid that blocks it, answered there, and on from that place and moment.
+fn journey(ask: &Ask, world: Obstacles) -> Journey {
     let dt = ask.duration;
     let path = &ask.path;
     let straight = if dt > 0.0 {
@@ -83,33 +133,12 @@ pub(super) fn answer(i: u32, ask: &Ask, world: Obstacles) -> Option<Answer> {
             break;
         }
     }
-    let hit = !normals.is_empty();
-    // Where its straight path ended, and where its real one does.
-    let straight_end = path.at(1.0);
-    let mut end = pieces.last().map_or(straight_end, |p| p.2);
-    let pushed = push_out(ask, &mut end, world);
-    if !hit && !ask.walk.is_empty() {
-        // Nothing that moves met a character: its path is its walk's pieces.
-        pieces.clone_from(&ask.walk);
-    } else if !hit && !pushed {
-        return None;
-    }
-    if pieces.is_empty() {
-        pieces.push(([0.0, 1.0], path.at(0.0), end));
-    } else if let Some(last) = pieces.last_mut() {
-        last.2 = end;
-    }
-    Some(Answer {
-        entry: i,
-        moved: center_of(&end) - center_of(&straight_end),
+    Journey {
         pieces,
-        velocity: user,
-        hit,
         normals,
         contacts,
-        bounces: matches!(ask.answering, Answering::Bounce(_)),
-        stops: ask.answering == Answering::Stop,
-    })
+        velocity: user,
+    }
 }
 
 /// A shape's reference point: what moves with its translation.
@@ -147,23 +176,60 @@ fn first_block(
     last: Option<(Slot, Vec2)>,
     world: Obstacles,
 ) -> Option<Hit> {
-    let (mover, path) = (&ask.entry, &ask.path);
     let bounds = inflate(sub.swept_bounds());
     // Rounding's share of a motion over the path: a few ulps of its coordinates (of its whole
     // path in the tick, where its start on `sub`, a place at an answered hit, was computed).
-    let whole = path.swept_bounds();
+    let whole = ask.path.swept_bounds();
     let largest = |b: Aabb2d| b.min.abs().max(b.max.abs()).max_element();
-    let noise = largest(bounds).max(largest(whole)) * (1.0 / (1 << 21) as f32);
-    // How far it goes on `sub`: a contact within `noise` of its start is where it starts.
-    let reach = (bounds.max - bounds.min).max_element();
+    let probe = Probe {
+        ask,
+        sub,
+        t,
+        last,
+        world,
+        noise: largest(bounds).max(largest(whole)) * (1.0 / (1 << 21) as f32),
+        // How far it goes on `sub`: a contact within `noise` of its start is where it starts.
+        reach: (bounds.max - bounds.min).max_element(),
+    };
     let mut best: Option<(HitKey, Hit)> = None;
-    let mut consider = |slot: Slot| {
+    world.index.broad.query(&bounds, |k| {
+        probe.consider(
+            Slot::swept(world.solids[world.index.entry(k) as usize]),
+            &mut best,
+        );
+    });
+    if !ask.character {
+        world.resting.broad.query(&bounds, |k| {
+            probe.consider(Slot::resting(world.resting.entry(k)), &mut best);
+        });
+    }
+    best.map(|(_, hit)| hit)
+}
+
+/// One search for a responder's first block: its path from `t` on (`sub`), the solid it
+/// was last answered at, and rounding's share of its motion (`noise`) against how far it
+/// goes (`reach`).
+struct Probe<'a> {
+    ask: &'a Ask,
+    sub: &'a ShapePath,
+    t: f32,
+    last: Option<(Slot, Vec2)>,
+    world: Obstacles<'a>,
+    noise: f32,
+    reach: f32,
+}
+
+impl Probe<'_> {
+    /// Keeps in `best` the first contact with the solid in `slot` that blocks, if it comes
+    /// before the one kept.
+    fn consider(&self, slot: Slot, best: &mut Option<(HitKey, Hit)>) {
+        let (mover, path, world, t) = (&self.ask.entry, &self.ask.path, self.world, self.t);
         let solid = world.entries.entry(slot);
         if !solid.blocks() || !mover.interacts_with(solid) {
             return;
         }
         let full = world.entries.path(slot);
-        if ask.character && full.is_still() {
+        if self.ask.character && full.is_still() {
             return;
         }
         let along = restrict(&full, world.entries.window(slot), [t, 1.0]);
@@ -179,35 +245,17 @@ fn first_block(
         } else {
             None
         };
-        for &[s, _] in contact_intervals_of_valid(sub, &along).iter() {
+        for &[s, _] in contact_intervals_of_valid(self.sub, &along).iter() {
             if best.as_ref().is_some_and(|b| b.0.0 < s) {
                 return;
             }
-            let w = witness(sub, &along, s, false);
+            let w = witness(self.sub, &along, s, false);
             let relative = w.relative_motion;
-            // At a sharp corner of the solid, the normals the solid and those flush with it
-            // there allow, and the one that lets the motion on if one does. Leaving the
-            // solid it was just answered at, the side it is on is the one it was answered on
-            // (a point on a thin segment has no side of its own, and its place at the answer,
-            // rounded, may be a few ulps across the line).
-            let (free, corner) = match last {
-                Some((hit, n)) if hit == slot && s * reach <= noise => (n, false),
-                _ => {
-                    let when = t + s * (1.0 - t);
-                    contact_normal(
-                        &sub.at(s),
-                        &along.at(s),
-                        w.point,
-                        w.normal,
-                        relative,
-                        |at, near| world.solids_at(mover, slot, when, at, near),
-                    )
-                }
-            };
+            let (free, corner) = self.normal_at(slot, s, &along, &w);
             // Into the solid, beyond rounding (sliding along it is not, nor moving with it:
             // a relative motion of a few ulps of the coordinates is rounding's).
             // For a one-way solid, against its direction too.
-            let into = relative.dot(free) < -(1e-5 * relative.length() + noise)
+            let into = relative.dot(free) < -(1e-5 * relative.length() + self.noise)
                 && direction.is_none_or(|d| relative.dot(d) < 0.0);
             if !into {
                 continue;
@@ -217,37 +265,50 @@ fn first_block(
             // lands on the floor, not on the corner's diagonal). Contacts with one normal
             // come first; then, whatever the entities' numbers, by the normal and by where
             // the solid is; then by entity and edge.
-            let normal = free;
             let key = (
                 s,
                 corner,
-                ordered(normal),
+                ordered(free),
                 path_key(&full),
                 solid.entity,
                 solid.edge(),
             );
             if best.as_ref().is_none_or(|b| key < b.0) {
-                let moves = material_motion(&full, w.feature_b, w.along_b);
                 let hit = Hit {
                     s,
-                    normal,
-                    solid: moves,
+                    normal: free,
+                    solid: material_motion(&full, w.feature_b, w.along_b),
                     slot,
                 };
-                best = Some((key, hit));
+                *best = Some((key, hit));
             }
             return;
         }
-    };
-    world.index.broad.query(&bounds, |k| {
-        consider(Slot::swept(world.solids[world.index.entry(k) as usize]));
-    });
-    if !ask.character {
-        world.resting.broad.query(&bounds, |k| {
-            consider(Slot::resting(world.resting.entry(k)));
-        });
     }
-    best.map(|(_, hit)| hit)
+
+    /// The normal the contact with `slot` at `s` of `sub` is answered along, and whether it
+    /// was a choice among a corner's. At a sharp corner of the solid, the normals the solid
+    /// and those flush with it there allow, and the one that lets the motion on if one does.
+    /// Leaving the solid it was just answered at, the side it is on is the one it was
+    /// answered on (a point on a thin segment has no side of its own, and its place at the
+    /// answer, rounded, may be a few ulps across the line).
+    fn normal_at(&self, slot: Slot, s: f32, along: &ShapePath, w: &Witness) -> (Vec2, bool) {
+        match self.last {
+            Some((hit, n)) if hit == slot && s * self.reach <= self.noise => (n, false),
+            _ => {
+                let when = self.t + s * (1.0 - self.t);
+                let mover = &self.ask.entry;
+                contact_normal(
+                    &self.sub.at(s),
+                    &along.at(s),
+                    w.point,
+                    w.normal,
+                    w.relative_motion,
+                    |at, near| self.world.solids_at(mover, slot, when, at, near),
+                )
+            }
+        }
+    }
 }
 
 /// How a responder's hits at one moment are ordered: the moment, whether the contact's
