@@ -15,7 +15,9 @@
 
 use super::answer::{along_surface, clip, walkable};
 use super::components::placement::plane_of_root;
-use super::query::{MoveAndSlideConfig, MoveAndSlideOutput, QueryFilter, Scene, ShapeCastHit};
+use super::query::{
+    MoveAndSlideConfig, MoveAndSlideHit, MoveAndSlideOutput, QueryFilter, Scene, ShapeCastHit,
+};
 use super::tick::entries::Entry;
 use super::tick::gather::Motions;
 use super::tick::respond::Solids;
@@ -197,6 +199,20 @@ pub(crate) struct Walks {
 /// One piece of a path: its window of the tick, and the shapes at the window's ends.
 pub(crate) type Piece = ([f32; 2], Shape, Shape);
 
+/// Where a character stands after its walk: on `ground` (walkable, within its skin) or
+/// not, against a wall if one of its `hits` was not walkable.
+fn stand(state: &mut CharacterState, ground: Option<&ShapeCastHit>, hits: &[MoveAndSlideHit]) {
+    state.grounded = ground.is_some();
+    state.ground_normal = ground.map(|hit| hit.normal);
+    state.ground_entity = ground.map(|hit| hit.entity);
+    state.on_wall = hits.iter().any(|h| !h.walkable);
+    state.grounded_ticks = if state.grounded {
+        state.grounded_ticks.saturating_add(1)
+    } else {
+        0
+    };
+}
+
 /// One character's walk.
 struct Walker<'a> {
     scene: &'a Scene<'a>,
@@ -260,35 +276,8 @@ impl Walker<'_> {
             // Up and over in one go.
             waypoints.clear();
         }
-        // Grounded: within skin (and a little rounding) of walkable ground. Walking (grounded
-        // and not rising) it keeps to the ground down a slope or off a small step: the
-        // ground within the snap's reach is found by the same cast.
-        let ground = if state.grounded && !rising {
-            let across = (motion - up * motion.dot(up)).length();
-            let snap = settings.snap_to_ground
-                + across * bevy::math::ops::tan(settings.max_slope).min(100.0);
-            self.cast(at, -up, snap + settings.skin * 2.0)
-                .filter(|(hit, _)| self.walkable(hit.normal))
-                .inspect(|(hit, distance)| {
-                    // Down to `skin` from the ground, measured along its normal.
-                    let gap = settings.skin / hit.normal.dot(up).max(0.1);
-                    if *distance > gap {
-                        at -= up * (distance - gap);
-                    }
-                })
-        } else {
-            self.cast(at, -up, settings.skin * 2.0)
-                .filter(|(hit, _)| self.walkable(hit.normal))
-        };
-        state.grounded = ground.is_some();
-        state.ground_normal = ground.map(|(hit, _)| hit.normal);
-        state.ground_entity = ground.map(|(hit, _)| hit.entity);
-        state.on_wall = hits.iter().any(|h| !h.walkable);
-        state.grounded_ticks = if state.grounded {
-            state.grounded_ticks.saturating_add(1)
-        } else {
-            0
-        };
+        let ground = self.ground(state, &mut at, motion, rising);
+        stand(state, ground.as_ref().map(|(hit, _)| hit), &hits);
         // What it stood on moves it too; that is done last, so that its own move, its step,
         // its snap and its ground are all found where the colliders start this tick, the
         // platform included.
@@ -314,6 +303,37 @@ impl Walker<'_> {
             v = stop(v, hit.normal, true);
         }
         (at, v)
+    }
+
+    /// The walkable ground under the character at `at`, and how far down it is: within skin
+    /// (and a little rounding) of it. Walking (grounded and not rising) it keeps to the
+    /// ground down a slope or off a small step: the ground within the snap's reach is found
+    /// by the same cast, and `at` moved down to it.
+    fn ground(
+        &self,
+        state: &CharacterState,
+        at: &mut Vec2,
+        motion: Vec2,
+        rising: bool,
+    ) -> Option<(ShapeCastHit, f32)> {
+        let (settings, up) = (self.settings, *self.settings.up);
+        if state.grounded && !rising {
+            let across = (motion - up * motion.dot(up)).length();
+            let snap = settings.snap_to_ground
+                + across * bevy::math::ops::tan(settings.max_slope).min(100.0);
+            self.cast(*at, -up, snap + settings.skin * 2.0)
+                .filter(|(hit, _)| self.walkable(hit.normal))
+                .inspect(|(hit, distance)| {
+                    // Down to `skin` from the ground, measured along its normal.
+                    let gap = settings.skin / hit.normal.dot(up).max(0.1);
+                    if *distance > gap {
+                        *at -= up * (distance - gap);
+                    }
+                })
+        } else {
+            self.cast(*at, -up, settings.skin * 2.0)
+                .filter(|(hit, _)| self.walkable(hit.normal))
+        }
     }
 
     fn config(&self) -> MoveAndSlideConfig {
