@@ -253,7 +253,7 @@ impl Walker<'_> {
             motion = along_surface(motion, normal, true, up);
         }
         waypoints.clear();
-        let out = self.scene.slide_timed(
+        let out = self.scene.slide(
             &[self.shape_at(before)],
             before,
             motion,
@@ -349,8 +349,15 @@ impl Walker<'_> {
     /// Its move from `at` by `motion`, leaving out `skip`.
     fn slide_by(&self, at: Vec2, motion: Vec2, skip: &[Entity]) -> MoveAndSlideOutput {
         let shape = self.shape_at(at);
-        self.scene
-            .slide(&[shape], at, motion, &self.config(), &self.filter, skip)
+        self.scene.slide(
+            &[shape],
+            at,
+            motion,
+            &self.config(),
+            &self.filter,
+            skip,
+            None,
+        )
     }
 
     /// The first blocking hit within `distance` in `direction`, and how far.

@@ -72,6 +72,7 @@ impl SweepQuery<'_> {
                 config,
                 filter,
                 &[],
+                None,
             ),
             None => MoveAndSlideOutput {
                 translation: start.translation,
@@ -158,27 +159,16 @@ impl Scene<'_> {
     /// out `skip` besides what `filter` does. A motion that would take the reference point
     /// beyond [`COORDINATE_RANGE`](crate::COORDINATE_RANGE) stops at its edge (what it hits
     /// on the way still stops it); the rest is left in `remaining`.
-    pub(crate) fn slide(
-        &self,
-        shapes: &[Shape],
-        origin: Vec2,
-        motion: Vec2,
-        config: &MoveAndSlideConfig,
-        filter: &QueryFilter,
-        skip: &[Entity],
-    ) -> MoveAndSlideOutput {
-        self.slide_timed(shapes, origin, motion, config, filter, skip, None)
-    }
-
-    /// [`slide`](Self::slide), and, into `waypoints`, where the shape is at each hit and at
-    /// the end, each with when: the fraction of the move made by then, as if the motion took
-    /// a unit of time at its speed (each slide going on at the speed it had along the
-    /// surface), where the move stops short of its end in a crease or after its last slide.
+    ///
+    /// If asked, into `waypoints`: where the shape is at each hit and at the end, each with
+    /// when: the fraction of the move made by then, as if the motion took a unit of time at
+    /// its speed (each slide going on at the speed it had along the surface), where the move
+    /// stops short of its end in a crease or after its last slide.
     #[allow(
         clippy::too_many_arguments,
         reason = "the move's arguments and where its times go"
     )]
-    pub(crate) fn slide_timed(
+    pub(crate) fn slide(
         &self,
         shapes: &[Shape],
         origin: Vec2,

@@ -65,25 +65,22 @@ impl From<primitives::Segment2d> for Collider {
     }
 }
 
-impl TryFrom<primitives::Triangle2d> for Collider {
-    type Error = UnusableShape;
-    fn try_from(triangle: primitives::Triangle2d) -> Result<Self, UnusableShape> {
-        Collider::polygon(&triangle.vertices).ok_or(UnusableShape)
-    }
+/// `TryFrom` for Bevy's polygon primitives: [`Collider::polygon`] through their vertices.
+macro_rules! polygon_from {
+    ($($primitive:ident: |$p:ident| $vertices:expr;)*) => {$(
+        impl TryFrom<primitives::$primitive> for Collider {
+            type Error = UnusableShape;
+            fn try_from($p: primitives::$primitive) -> Result<Self, UnusableShape> {
+                Collider::polygon($vertices).ok_or(UnusableShape)
+            }
+        }
+    )*};
 }
 
-impl TryFrom<primitives::ConvexPolygon> for Collider {
-    type Error = UnusableShape;
-    fn try_from(polygon: primitives::ConvexPolygon) -> Result<Self, UnusableShape> {
-        Collider::polygon(polygon.vertices()).ok_or(UnusableShape)
-    }
-}
-
-impl TryFrom<primitives::Polygon> for Collider {
-    type Error = UnusableShape;
-    fn try_from(polygon: primitives::Polygon) -> Result<Self, UnusableShape> {
-        Collider::polygon(&polygon.vertices).ok_or(UnusableShape)
-    }
+polygon_from! {
+    Triangle2d: |triangle| &triangle.vertices;
+    ConvexPolygon: |polygon| polygon.vertices();
+    Polygon: |polygon| &polygon.vertices;
 }
 
 impl TryFrom<primitives::RegularPolygon> for Collider {
