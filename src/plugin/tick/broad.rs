@@ -1,6 +1,7 @@
 //! **Broad phase**: the pairs of colliders that may touch in this tick.
 //!
-//! Reads: [`Paths`] (the swept colliders' swept bounds) and [`RestingColliders`].
+//! Reads: the swept colliders' swept bounds ([`Paths`], which are [`Motions`]' where
+//! nothing walked or hit anything) and [`RestingColliders`].
 //! Writes: [`CandidatePairs`] (the pairs whose swept bounds overlap, in parts; and the index
 //! over the swept colliders' boxes, which the queries' snapshot copies), and
 //! [`SweepStats`]' `colliders`, `candidate_pairs`, `broad_phase_time` and
@@ -12,6 +13,7 @@
 //! so the pairs do not depend on the threads.
 
 use super::entries::{BoxIndex, Slot};
+use super::gather::Motions;
 use super::parts::{parts_for, reset, run_parts};
 use super::respond::Paths;
 use super::rest::RestingColliders;
@@ -43,6 +45,7 @@ impl CandidatePairs {
 pub(crate) fn broad_phase(
     _main_thread: NonSendMarker,
     settings: Res<SweepSettings>,
+    motions: Res<Motions>,
     paths: Res<Paths>,
     resting: Res<RestingColliders>,
     mut candidates: ResMut<CandidatePairs>,
@@ -54,7 +57,7 @@ pub(crate) fn broad_phase(
         count,
         index,
     } = &mut *candidates;
-    index.build(&paths.bounds);
+    index.build(paths.bounds(&motions));
     let n = index.len();
     // Parts of the pairs among the swept colliders (their rows), then parts of their
     // queries into the resting index.

@@ -26,6 +26,10 @@
 //! | send, trigger | [`report`] | [`ReportBuffers`](report::ReportBuffers) | messages; observers (the one exclusive step) |
 //! | publish | [`publish`] | [`Paths`](respond::Paths), [`CandidatePairs`](broad::CandidatePairs), [`RestingColliders`](rest::RestingColliders), [`Contacts`](crate::prelude::Contacts)' changes | [`Snapshot`](publish::Snapshot) for the queries (a copy into its own buffers), [`CollidingEntities`](crate::prelude::CollidingEntities) |
 //!
+//! Where nothing walks or hits anything (no character, no responder), [`Paths`](respond::Paths)
+//! says so and its readers read the gathered paths in [`Motions`](gather::Motions), which are
+//! then the same, rather than a copy of them.
+//!
 //! Each phase writes its own fields of [`SweepStats`](crate::prelude::SweepStats). The
 //! gather, respond, broad, narrow and report phases split their work into parts run on the
 //! compute task pool ([`parts`]); the parts come in a fixed order, and the report applies

@@ -10,6 +10,7 @@
 
 use super::broad::CandidatePairs;
 use super::entries::{Entry, Slot, TickEntries, hold_margin};
+use super::gather::Motions;
 use super::parts::{reset, run_parts};
 use super::respond::Paths;
 use super::rest::RestingColliders;
@@ -156,6 +157,7 @@ pub(crate) fn narrow_phase(
     _main_thread: NonSendMarker,
     settings: Res<SweepSettings>,
     candidates: Res<CandidatePairs>,
+    motions: Res<Motions>,
     paths: Res<Paths>,
     resting: Res<RestingColliders>,
     mut spans: ResMut<ContactSpans>,
@@ -163,7 +165,7 @@ pub(crate) fn narrow_phase(
 ) {
     let began = Instant::now();
     let entries = TickEntries {
-        swept: &paths.entries,
+        swept: paths.entries(&motions),
         resting: &resting.group.entries,
     };
     let pairs = candidates.parts();

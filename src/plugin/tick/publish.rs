@@ -9,6 +9,7 @@
 
 use super::broad::CandidatePairs;
 use super::entries::Group;
+use super::gather::Motions;
 use super::respond::Paths;
 use super::respond::Solids;
 use super::rest::RestingColliders;
@@ -115,6 +116,7 @@ impl Snapshot {
 pub(crate) fn publish(
     _main_thread: NonSendMarker,
     mut snapshot: ResMut<Snapshot>,
+    motions: Res<Motions>,
     paths: Res<Paths>,
     candidates: Res<CandidatePairs>,
     resting: Res<RestingColliders>,
@@ -123,7 +125,7 @@ pub(crate) fn publish(
     let snapshot = &mut *snapshot;
     snapshot.one_way.clone_from(&solids.one_way);
     snapshot.places = OnceLock::new();
-    snapshot.swept.entries.copy_from(&paths.entries);
+    snapshot.swept.entries.copy_from(paths.entries(&motions));
     snapshot.swept.index.copy_from(&candidates.index);
     if resting.changed {
         snapshot.resting.copy_from(&resting.group);

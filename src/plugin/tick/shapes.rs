@@ -13,6 +13,7 @@ pub(crate) const EVENT_SKIN: f32 = 1.0 + 1.0 / 32.0;
 
 /// `shape` grown by `by` (a character's skin): a point becomes a disk, a segment a capsule, a
 /// box a rounded box, a rounded polygon rounder.
+#[inline]
 pub(crate) fn grown(shape: Shape, by: f32) -> Shape {
     if by <= 0.0 {
         return shape;
@@ -45,6 +46,7 @@ pub(crate) fn grown(shape: Shape, by: f32) -> Shape {
 
 /// The box grown by a relative `2^-20` of its coordinates (and the smallest normal number), so
 /// that rounding in computing it can never separate shapes that touch exactly.
+#[inline]
 pub(crate) fn inflate(aabb: Aabb2d) -> Aabb2d {
     const GROW: f32 = 1.0 / (1 << 20) as f32;
     let pad = |v: Vec2| v.abs() * GROW + Vec2::splat(f32::MIN_POSITIVE);
@@ -56,6 +58,7 @@ pub(crate) fn inflate(aabb: Aabb2d) -> Aabb2d {
 
 /// `true` if a polygon's vertices turn the other way round at the end of the path than at
 /// its start (its transform was mirrored): between the two it would pass through a line.
+#[inline]
 pub(crate) fn flips(path: &ShapePath) -> bool {
     let ShapePath::Convex(convex) = path else {
         return false;
@@ -74,6 +77,7 @@ pub(crate) fn flips(path: &ShapePath) -> bool {
 
 /// `true` if the shape can be swept: [valid](Shape::is_valid), a segment's ends apart, a
 /// polygon not flattened (by a zero scale).
+#[inline]
 pub(crate) fn usable(shape: &Shape) -> bool {
     shape.is_valid()
         && match *shape {

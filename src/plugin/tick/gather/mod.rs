@@ -274,7 +274,9 @@ fn gather_one(
     local: &mut Gathered,
 ) {
     let swept = swept.into_inner();
-    let warned = warned.into_inner();
+    // Nothing watches the warnings given: no change to mark.
+    let mut warned = warned;
+    let warned = warned.bypass_change_detection();
     if begin_visit(swept) {
         local.woken.push(entity);
     }

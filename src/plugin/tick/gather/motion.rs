@@ -26,6 +26,7 @@ pub(super) struct Motion {
 impl Motion {
     /// Adds the motion's entries (a polyline's edges, or the one path) to the swept
     /// colliders', or to those that come to rest.
+    #[inline]
     pub(super) fn push(
         &self,
         collider: &Collider,
@@ -175,6 +176,7 @@ fn usable_pose<C>(pose: &ShapePath<C>) -> bool {
 }
 
 /// How many ticks in a row (up to 2) the collider has stood still.
+#[inline]
 fn still_for(before: u8, still: bool) -> u8 {
     if still { (before + 1).min(2) } else { 0 }
 }
@@ -183,12 +185,14 @@ fn still_for(before: u8, still: bool) -> u8 {
 /// every pair with it was tested while it stood still, and its contacts settled), its motion
 /// not starting afresh, and a root collider (a parent's motion would not show in its own
 /// transform). Whether its transform, shape and layers changed is asked last.
+#[inline]
 pub(super) fn comes_to_rest(swept: &SweptPath, motion: &Motion, root: bool) -> bool {
     swept.still_for == 2 && motion.continues && root
 }
 
 /// The swept bounds of a motion, [inflated](inflate), if the motion lies within
 /// [`COORDINATE_RANGE`](crate::COORDINATE_RANGE).
+#[inline]
 pub(super) fn in_range(bounds: Aabb2d) -> Result<Aabb2d, SkipReason> {
     let range = Vec2::splat(crate::COORDINATE_RANGE);
     if bounds.min.cmpge(-range).all() && bounds.max.cmple(range).all() {
@@ -204,6 +208,7 @@ pub(super) fn in_range(bounds: Aabb2d) -> Result<Aabb2d, SkipReason> {
 /// and it scales each axis within [`MIN_SCALE`](crate::MIN_SCALE) and
 /// [`MAX_SCALE`](crate::MAX_SCALE) (compared squared: a square that underflows to zero is
 /// below the smallest). The shape's own extent is checked with its motion ([`in_range`]).
+#[inline]
 pub(super) fn plane_in_range(world: Affine2) -> Result<Affine2, SkipReason> {
     let range = Vec2::splat(crate::COORDINATE_RANGE);
     if !world.translation.abs().cmple(range).all() {

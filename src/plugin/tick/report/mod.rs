@@ -95,7 +95,7 @@ pub(crate) fn report(
 ) {
     let began = Instant::now();
     let entries = TickEntries {
-        swept: &input.paths.entries,
+        swept: input.paths.entries(&input.motions),
         resting: &input.resting.group.entries,
     };
     let cx = EventContext {

@@ -121,10 +121,14 @@ pub(crate) fn index_solids(
 pub(crate) struct Paths {
     /// The swept colliders' entries: those of [`Motions`], in the same order, but that a
     /// responder that walked or hit something has its one entry replaced by the first piece
-    /// of its real path, and its further pieces come after all the others.
-    pub(crate) entries: Entries,
+    /// of its real path, and its further pieces come after all the others. Empty in a tick
+    /// in which nothing walked or hit anything (see [`entries`](Self::entries)).
+    entries: Entries,
     /// Their swept bounds, in the same order.
-    pub(crate) bounds: Vec<Aabb2d>,
+    bounds: Vec<Aabb2d>,
+    /// Nothing walked or hit anything: the paths are the gathered ones, which are read
+    /// from [`Motions`] rather than copied.
+    gathered: bool,
     /// The hits answered in this tick: the piece that meets the solid, the solid, the part of
     /// the tick they touch for (an instant, or from a stop to the tick's end), and whether it
     /// bounced. The narrow phase adds them to the pairs' contacts: the place of a hit is
@@ -250,15 +254,20 @@ pub(crate) fn respond(
 ) {
     let began = Instant::now();
     let paths = &mut *paths;
-    paths.take_walks(&motions, &walks);
+    paths.hits.clear();
     let state = &mut *state;
     state.movers.clear();
     state.movers.extend(
         (0u32..)
-            .zip(&paths.entries.list)
+            .zip(&motions.entries.list)
             .filter(|(_, e)| e.responder())
             .map(|(i, _)| i),
     );
+    // Without a responder nothing walks or is answered: the paths are the gathered ones.
+    paths.gathered = state.movers.is_empty();
+    if !paths.gathered {
+        paths.take_walks(&motions, &walks);
+    }
     stats.answered_hits = 0;
     if !state.movers.is_empty() {
         let asks = asks(&state.movers, paths, &walks, &movers, motions.duration);
@@ -293,11 +302,28 @@ pub(crate) fn respond(
 }
 
 impl Paths {
+    /// The swept colliders' entries as the tick sweeps them (`motions`: the gathered ones).
+    pub(crate) fn entries<'a>(&'a self, motions: &'a Motions) -> &'a Entries {
+        if self.gathered {
+            &motions.entries
+        } else {
+            &self.entries
+        }
+    }
+
+    /// Their swept bounds, in the same order.
+    pub(crate) fn bounds<'a>(&'a self, motions: &'a Motions) -> &'a [Aabb2d] {
+        if self.gathered {
+            &motions.bounds
+        } else {
+            &self.bounds
+        }
+    }
+
     /// The gathered paths, each walking character's replaced by its walk.
     fn take_walks(&mut self, motions: &Motions, walks: &Walks) {
         self.entries.copy_from(&motions.entries);
         self.bounds.clone_from(&motions.bounds);
-        self.hits.clear();
         for (i, walk) in &walks.paths {
             let i = *i as usize;
             self.entries.replace(i, self.entries.list[i], walk);
