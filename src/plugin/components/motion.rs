@@ -86,7 +86,10 @@ pub struct SweptPath {
     #[reflect(ignore)]
     pub(crate) still_for: u8,
     /// Resting in the last tick: still for two ticks, unchanged, kept in the broad phase
-    /// without being swept again.
+    /// without being swept again. The one record of whether a collider rests, written by
+    /// the gather alone; the `Resting` marker (a filter for the gather's query) and the
+    /// resting group's members (`RestingColliders`) are indexes of it, which the rest phase
+    /// keeps from the gather's list of the colliders that come to rest and that wake.
     #[reflect(ignore)]
     pub(crate) resting: bool,
     /// The [`Collider::fingerprint`] of the shape last checked: a shape written again

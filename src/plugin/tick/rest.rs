@@ -23,7 +23,9 @@ pub(crate) struct RestingColliders {
     pub(crate) group: Group,
     /// Their swept bounds (still), in the order of the entries.
     bounds: Vec<Aabb2d>,
-    /// The resting colliders.
+    /// The group's members, for lookups by entity (the report's, for the contacts between
+    /// two resting colliders): an index of [`SweptPath`](crate::prelude::SweptPath)'s
+    /// record of rest, kept with the group.
     pub(crate) entities: EntityHashSet,
     /// Colliders that rested until this tick and no longer do as they did: moved, changed,
     /// skipped or gone. Their contacts with other resting colliders are swept again, or end.

@@ -35,7 +35,8 @@ use motion::{comes_to_rest, motion, plane_in_range};
 
 /// Marks a resting collider: still for two ticks and unchanged, kept in the broad phase
 /// without being swept again. The gather visits such colliders only when something they
-/// depend on changes.
+/// depend on changes. An index of [`SweptPath`]'s record of rest for the gather's query
+/// (an archetype filter), inserted and removed by the rest phase alone.
 ///
 /// Stored in tables like the other components (not in a sparse set, which would be cheaper to
 /// insert and remove): a filter on a sparse-set component makes Bevy iterate the gather's
