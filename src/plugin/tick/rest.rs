@@ -24,7 +24,7 @@ pub(crate) struct RestingColliders {
     /// Their swept bounds (still), in the order of the entries.
     bounds: Vec<Aabb2d>,
     /// The group's members, for lookups by entity (the report's, for the contacts between
-    /// two resting colliders): an index of [`SweptPath`](crate::prelude::SweptPath)'s
+    /// two resting colliders): an index of [`SweptPath`]'s
     /// record of rest, kept with the group.
     pub(crate) entities: EntityHashSet,
     /// Colliders that rested until this tick and no longer do as they did: moved, changed,
