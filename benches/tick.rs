@@ -18,6 +18,10 @@
 //! `level_per_tile` against `level_merged`: a 256 × 256 tile level (about 20,000 solid tiles)
 //! with 1,000 fast movers, one collider per tile or merged by `bevy_sweep::tiles`.
 //!
+//! `mixed_observed` is the uniform 10,000 with a global observer of every event, and
+//! `mixed_responders` the same with one mover in ten bouncing (`Response::Bounce`), answered
+//! on its real path by the respond phase.
+//!
 //! Then `SweepQuery` (group `query`): all hits of a ray across the uniform arena and a first
 //! hit, and all hits of a laser along a row of 2,000 tiles. Then merging tile grids (group
 //! `tiles`): the level's grid, and 100,000 solid tiles in random blocks.
@@ -415,6 +419,35 @@ fn tick(c: &mut Criterion) {
         });
         b.iter(|| app.update());
     });
+    // Answering hits: the same 10,000-collider world with one mover in ten a bouncing
+    // responder, which the respond phase answers on its real path (and whose pieces the
+    // broad and narrow phases sweep).
+    let mut app = None;
+    group.throughput(Throughput::Elements(10_000));
+    group.bench_function(BenchmarkId::new("mixed_responders", 10_000), |b| {
+        let app = app.get_or_insert_with(|| {
+            let mut app = world(10_000, Layout::Uniform);
+            let movers: Vec<Entity> = app
+                .world_mut()
+                .query_filtered::<Entity, With<Velocity>>()
+                .iter(app.world())
+                .step_by(10)
+                .collect();
+            for mover in movers {
+                app.world_mut()
+                    .entity_mut(mover)
+                    .insert(Response::Bounce { restitution: 1.0 });
+            }
+            for _ in 0..5 {
+                app.update();
+            }
+            app
+        });
+        b.iter(|| app.update());
+    });
+    if let Some(app) = &mut app {
+        report("mixed_responders", 10_000, app);
+    }
     group.finish();
 }
 
