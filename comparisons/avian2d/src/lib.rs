@@ -248,6 +248,24 @@ pub enum AvianSetup {
     /// are within avian's contact tolerance) at the start of the step; swept CCD alone is left
     /// to catch the rest.
     SweptCcdNoSpeculation,
+    /// Avian's default setup: kinematic sensors without swept CCD, with the default
+    /// speculative margin.
+    Default,
+    /// `SweptCcd` on the moving bodies only (not on the static ones).
+    SweptCcdMovers,
+}
+
+impl AvianSetup {
+    /// The setup the tick timings use: `AVIAN_SETUP=default` for [`AvianSetup::Default`],
+    /// `AVIAN_SETUP=movers` for [`AvianSetup::SweptCcdMovers`], else
+    /// [`AvianSetup::SweptCcd`].
+    pub fn for_timing() -> Self {
+        match std::env::var("AVIAN_SETUP").as_deref() {
+            Ok("default") => Self::Default,
+            Ok("movers") => Self::SweptCcdMovers,
+            _ => Self::SweptCcd,
+        }
+    }
 }
 
 /// The scene in avian2d 0.7: `PhysicsPlugins::default()`, zero gravity; every collider is a
@@ -291,7 +309,6 @@ pub fn avian_app(scene: &Scene, setup: AvianSetup, referee: bool) -> App {
             },
             avian_collider(spec.kind),
             av::Sensor,
-            av::SweptCcd::default(),
             av::CollisionEventsEnabled,
             av::LinearVelocity(spec.velocity),
             av::AngularVelocity(spec.angular_velocity),
@@ -299,6 +316,14 @@ pub fn avian_app(scene: &Scene, setup: AvianSetup, referee: bool) -> App {
             av::Position(spec.position),
             av::Rotation::radians(spec.angle),
         ));
+        let swept = match setup {
+            AvianSetup::Default => false,
+            AvianSetup::SweptCcdMovers => !spec.is_still(),
+            AvianSetup::SweptCcd | AvianSetup::SweptCcdNoSpeculation => true,
+        };
+        if swept {
+            entity.insert(av::SweptCcd::default());
+        }
         if setup == AvianSetup::SweptCcdNoSpeculation {
             entity.insert(av::SpeculativeMargin::ZERO);
         }

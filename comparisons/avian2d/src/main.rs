@@ -8,6 +8,11 @@
 //!
 //! Prints markdown tables, writes them to `comparisons/avian2d/results.md` and draws
 //! `docs/avian2d_comparison.png` (median tick time against the number of colliders).
+//!
+//! The tick timings run avian with `SweptCcd` on every body; `AVIAN_SETUP=default` runs them
+//! with avian's default setup instead (no `SweptCcd`), and `AVIAN_SETUP=movers` with
+//! `SweptCcd` on the moving bodies only. `TASK_POOL=default` gives both apps
+//! Bevy's default task pools rather than a compute thread for every core.
 
 use bevy::ecs::message::Messages;
 use bevy::platform::collections::HashSet;
@@ -144,7 +149,7 @@ fn timing_of(scene: &Scene) -> Timing {
     let n = scene.specs.len();
     let ticks = timed_ticks(n);
     let mut sweep = sweep_app(scene);
-    let mut avian = avian_app(scene, AvianSetup::SweptCcd, false);
+    let mut avian = avian_app(scene, AvianSetup::for_timing(), false);
     for _ in 0..SETTLE_TICKS {
         sweep.update();
     }
@@ -496,6 +501,8 @@ fn setup_name(setup: AvianSetup) -> &'static str {
     match setup {
         AvianSetup::SweptCcd => "`SweptCcd`, default speculative margin",
         AvianSetup::SweptCcdNoSpeculation => "`SweptCcd`, `SpeculativeMargin::ZERO`",
+        AvianSetup::Default => "default: no `SweptCcd`, default speculative margin",
+        AvianSetup::SweptCcdMovers => "`SweptCcd` on the moving bodies only",
     }
 }
 
