@@ -7,6 +7,7 @@ use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::prelude::*;
 use bevy::ecs::reflect::ReflectResource;
 use bevy::platform::collections::HashMap;
+use bevy::platform::collections::hash_map::Entry;
 use bevy::reflect::prelude::*;
 use neighbours::{Links, Neighbours};
 
@@ -166,6 +167,21 @@ impl Contacts {
         });
     }
 
+    /// Makes room for up to `additional` new records (what a tick's commit may add), so
+    /// that a tick which starts many contacts at once grows each table once, to its size,
+    /// rather than by doubling.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        let grow = additional.saturating_sub(self.free.len());
+        if grow == 0 {
+            return;
+        }
+        self.records.reserve(grow);
+        self.seen.reserve(grow);
+        self.next_active.reserve(additional);
+        self.index.reserve(grow);
+        self.neighbours.reserve(2 * grow);
+    }
+
     /// Marks a pair's record swept in `tick`, unchanged.
     #[inline]
     pub(crate) fn keep(&mut self, slot: u32, tick: u64) {
@@ -174,7 +190,7 @@ impl Contacts {
     }
 
     /// Sets the record of a pair swept in `tick` (`None`: no contact); returns the state and
-    /// last event of the one it replaces.
+    /// last event of the one it replaces. The index is probed once.
     pub(crate) fn set(
         &mut self,
         a: Entity,
@@ -183,34 +199,52 @@ impl Contacts {
         tick: u64,
     ) -> Option<(Touch, CollisionEvent)> {
         let key = Self::key(a, b);
-        match (self.index.get(&key).map(|&(slot, _)| slot), new) {
-            (Some(slot), new) => Some(self.replace(key, slot, new, tick)),
-            (None, Some((state, last))) => {
+        match self.index.entry(key) {
+            Entry::Occupied(mut found) => {
+                let slot = found.get().0;
+                match new {
+                    Some((state, _)) => {
+                        found.insert((slot, state));
+                    }
+                    None => {
+                        found.remove();
+                    }
+                }
+                Some(self.replace(slot, new, tick))
+            }
+            Entry::Vacant(vacant) => {
+                let (state, last) = new?;
+                let slot = self
+                    .free
+                    .last()
+                    .copied()
+                    .unwrap_or(self.records.len() as u32);
+                vacant.insert((slot, state));
                 let links = if state == Touch::Touching {
                     self.neighbours.link(&last, &mut self.changed)
                 } else {
                     Links::NONE
                 };
-                let record = Record {
-                    key,
-                    state,
-                    last,
-                    links,
-                };
-                self.insert(record, tick);
+                self.insert(
+                    Record {
+                        key,
+                        state,
+                        last,
+                        links,
+                    },
+                    tick,
+                );
                 None
             }
-            (None, None) => None,
         }
     }
 
-    /// Replaces the record in `slot` (`None`: the contact is gone); returns the old state and
-    /// last event. The neighbour lists follow: a contact that begins or ends is linked or
-    /// unlinked, and one whose sides' bodies changed (reparented, a `Body` added or removed
-    /// above it) is linked again under the new bodies.
+    /// Replaces the record in `slot` (`None`: the contact is gone, and its slot is freed);
+    /// returns the old state and last event. The neighbour lists follow: a contact that
+    /// begins or ends is linked or unlinked, and one whose sides' bodies changed (reparented,
+    /// a `Body` added or removed above it) is linked again under the new bodies.
     fn replace(
         &mut self,
-        key: (Entity, Entity),
         slot: u32,
         new: Option<(Touch, CollisionEvent)>,
         tick: u64,
@@ -234,20 +268,16 @@ impl Contacts {
                 if touching.is_some() && record.links == Links::NONE {
                     record.links = self.neighbours.link(&last, &mut self.changed);
                 }
-                self.index.insert(key, (slot, state));
                 self.next_active.push(slot);
             }
-            None => {
-                self.index.remove(&key);
-                self.free.push(slot);
-            }
+            None => self.free.push(slot),
         }
         old
     }
 
-    /// Adds a new record, in a free slot if there is one.
+    /// Adds a new record, in the last free slot if there is one (the index already names
+    /// that slot).
     fn insert(&mut self, record: Record, tick: u64) {
-        let (key, state) = (record.key, record.state);
         let slot = match self.free.pop() {
             Some(slot) => {
                 self.records[slot as usize] = record;
@@ -260,7 +290,6 @@ impl Contacts {
                 (self.records.len() - 1) as u32
             }
         };
-        self.index.insert(key, (slot, state));
         self.next_active.push(slot);
     }
 
@@ -350,6 +379,7 @@ mod tests {
     use crate::plugin::CollisionKind;
     use bevy::math::Vec2;
     use bevy::platform::collections::HashMap;
+    use bevy::platform::collections::hash_map::Entry;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

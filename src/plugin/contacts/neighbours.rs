@@ -103,6 +103,11 @@ impl Neighbours {
         }
     }
 
+    /// Makes room for `additional` more nodes.
+    pub(super) fn reserve(&mut self, additional: usize) {
+        self.nodes.reserve(additional);
+    }
+
     fn add(&mut self, of: Entity, to: Entity) -> u32 {
         if self.nodes.is_empty() {
             self.free = NONE;

@@ -44,6 +44,11 @@ impl ReportBuffers {
                 }
             }
         }
+        // Scratch that one tick grew far beyond a busy scene's needs (a pile spawned at one
+        // point: millions of events in one run of equal times) is given back now, before the
+        // events are sent, rather than held for the app's life.
+        release_if_over(&mut self.run_keys, 1 << 16);
+        release_if_over(&mut self.scratch, 1 << 20);
     }
 
     /// The tick's events, in order.
@@ -84,6 +89,13 @@ impl ReportBuffers {
                 world.trigger(e);
             }
         }
+    }
+}
+
+/// Frees `buffer` if it has room for more than `entries` (it is empty between uses).
+fn release_if_over<T>(buffer: &mut Vec<T>, entries: usize) {
+    if buffer.capacity() > entries {
+        *buffer = Vec::new();
     }
 }
 

@@ -75,6 +75,11 @@ impl ReportBuffers {
         });
         run_parts(settings, &mut self.outcomes[..parts.len()], |p, out| {
             let part = &parts[p];
+            // Most touching pairs change or start a record with one event: room for that
+            // many up front, rather than doubling (a pile spawned at one point starts
+            // millions of contacts in one tick).
+            out.events.reserve(part.touching.len());
+            out.changes.reserve(part.touching.len());
             // The records are looked up a block at a time, before the block's outcomes are
             // worked out: the lookups miss the cache, and side by side the misses overlap.
             const BLOCK: usize = 16;
@@ -104,6 +109,12 @@ impl ReportBuffers {
         self.woken.clear();
         self.woken.extend(resting.woken.iter().copied());
         contacts.begin_tick(&self.woken);
+        let new = self.outcomes[..self.count]
+            .iter()
+            .flat_map(|out| &out.changes)
+            .filter(|change| matches!(change.update, Update::Set(_, Last::Event(_))))
+            .count();
+        contacts.reserve(new);
         self.ended.clear();
         for out in &self.outcomes[..self.count] {
             for change in &out.changes {
