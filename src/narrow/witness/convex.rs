@@ -126,49 +126,14 @@ fn holds(shape: &ConvexShape, p: Vec2) -> bool {
 /// two faces meet flat, the contact point is the mean of theirs: the middle of the stretch
 /// where they touch.
 pub(super) fn closest(a: &ConvexShape, b: &ConvexShape) -> Closest {
-    // Vertex of `p` against every edge (or the single vertex) of `q`:
-    // `(squared distance, spot on a, spot on b)`.
-    let mut candidates: [(f32, Spot, Spot); 2 * 8 * 8] = [(
-        f32::INFINITY,
-        Spot {
-            point: Vec2::ZERO,
-            feature: Feature::Vertex(0),
-        },
-        Spot {
-            point: Vec2::ZERO,
-            feature: Feature::Vertex(0),
-        },
-    ); 2 * 8 * 8];
-    let mut count = 0;
-    for (p, q, swapped) in [(a, b, false), (b, a, true)] {
-        for (i, &v) in (0u32..).zip(p.vertices()) {
-            let vertex = Spot {
-                point: v,
-                feature: Feature::Vertex(i),
-            };
-            let spots: &mut dyn Iterator<Item = Spot> = if q.vertices().len() == 1 {
-                &mut core::iter::once(Spot {
-                    point: q.vertices()[0],
-                    feature: Feature::Vertex(0),
-                })
-            } else {
-                &mut edges(q).map(|(j, s, e)| on_edge(q, j, s, e, v))
-            };
-            for spot in spots {
-                if count < candidates.len() {
-                    let d = v.distance_squared(spot.point);
-                    candidates[count] = if swapped {
-                        (d, spot, vertex)
-                    } else {
-                        (d, vertex, spot)
-                    };
-                    count += 1;
-                }
-            }
+    // The first of the closest vertex–feature pairs, as `min_by` keeps.
+    let mut closest: Option<(f32, Spot, Spot)> = None;
+    vertex_feature_pairs(a, b, |d, x, y| {
+        if closest.is_none_or(|(best, _, _)| d.total_cmp(&best).is_lt()) {
+            closest = Some((d, x, y));
         }
-    }
-    let candidates = &candidates[..count];
-    let Some(&(best, on_a, on_b)) = candidates.iter().min_by(|x, y| x.0.total_cmp(&y.0)) else {
+    });
+    let Some((best, on_a, on_b)) = closest else {
         let spot = |shape: &ConvexShape| Spot {
             point: shape.vertices().first().copied().unwrap_or(Vec2::ZERO),
             feature: Feature::Vertex(0),
@@ -198,7 +163,7 @@ pub(super) fn closest(a: &ConvexShape, b: &ConvexShape) -> Closest {
     let is_edge = |spot: &Spot| matches!(spot.feature, Feature::Edge { .. });
     let (mut on_a, mut on_b) = (on_a, on_b);
     let mut rank = 0;
-    for &(d, x, y) in candidates {
+    vertex_feature_pairs(a, b, |d, x, y| {
         if d <= slack {
             sum_a += x.point;
             sum_b += y.point;
@@ -212,7 +177,7 @@ pub(super) fn closest(a: &ConvexShape, b: &ConvexShape) -> Closest {
                 (rank, on_a, on_b) = (r, x, y);
             }
         }
-    }
+    });
     let (mean_a, mean_b) = if n > 0.0 {
         (sum_a / n, sum_b / n)
     } else {
@@ -235,6 +200,41 @@ pub(super) fn closest(a: &ConvexShape, b: &ConvexShape) -> Closest {
             ..on_b
         },
         normal,
+    }
+}
+
+/// Each vertex of one core against every edge (or the single vertex) of the other, in a
+/// fixed order: `visit(squared distance, spot on a, spot on b)`. Walked twice by [`closest`]
+/// (for the closest, then for those as close) rather than kept: each pair is a few flops to
+/// make again, and a buffer for the largest shapes (128 pairs) cost more to fill than the
+/// search.
+#[inline]
+fn vertex_feature_pairs(a: &ConvexShape, b: &ConvexShape, mut visit: impl FnMut(f32, Spot, Spot)) {
+    for (p, q, swapped) in [(a, b, false), (b, a, true)] {
+        for (i, &v) in (0u32..).zip(p.vertices()) {
+            let vertex = Spot {
+                point: v,
+                feature: Feature::Vertex(i),
+            };
+            let mut pair = |spot: Spot| {
+                let d = v.distance_squared(spot.point);
+                if swapped {
+                    visit(d, spot, vertex);
+                } else {
+                    visit(d, vertex, spot);
+                }
+            };
+            if q.vertices().len() == 1 {
+                pair(Spot {
+                    point: q.vertices()[0],
+                    feature: Feature::Vertex(0),
+                });
+            } else {
+                for (j, s, e) in edges(q) {
+                    pair(on_edge(q, j, s, e, v));
+                }
+            }
+        }
     }
 }
 
