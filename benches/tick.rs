@@ -20,7 +20,8 @@
 //!
 //! `mixed_observed` is the uniform 10,000 with a global observer of every event, and
 //! `mixed_responders` the same with one mover in ten bouncing (`Response::Bounce`), answered
-//! on its real path by the respond phase.
+//! on its real path by the respond phase, each at a speed it keeps (bounces off solids moving
+//! towards it would otherwise speed it up without end).
 //!
 //! Then `SweepQuery` (group `query`): all hits of a ray across the uniform arena and a first
 //! hit, and all hits of a laser along a row of 2,000 tiles. Then merging tile grids (group
@@ -425,24 +426,7 @@ fn tick(c: &mut Criterion) {
     let mut app = None;
     group.throughput(Throughput::Elements(10_000));
     group.bench_function(BenchmarkId::new("mixed_responders", 10_000), |b| {
-        let app = app.get_or_insert_with(|| {
-            let mut app = world(10_000, Layout::Uniform);
-            let movers: Vec<Entity> = app
-                .world_mut()
-                .query_filtered::<Entity, With<Velocity>>()
-                .iter(app.world())
-                .step_by(10)
-                .collect();
-            for mover in movers {
-                app.world_mut()
-                    .entity_mut(mover)
-                    .insert(Response::Bounce { restitution: 1.0 });
-            }
-            for _ in 0..5 {
-                app.update();
-            }
-            app
-        });
+        let app = app.get_or_insert_with(responders_app);
         b.iter(|| app.update());
     });
     if let Some(app) = &mut app {
@@ -519,12 +503,13 @@ fn query(c: &mut Criterion) {
     group.finish();
 }
 
-/// `TICK_PROBE=<scene>:<ticks>` runs that many ticks of one scene (`mixed`, `shapes`,
-/// `bullet_hell`, `bullet_hell_turning`, `tilemap` or `still_walls`, 10,000 colliders;
-/// `bullet_hell_1k`, 1,000) after building it, and
-/// nothing else: a fixed amount of work for `perf stat` (two runs with different tick counts
-/// give the instructions and cycles of one tick without the building, where criterion's
-/// timings on a shared machine vary by 10–20%).
+/// `TICK_PROBE=<scene>:<ticks>` runs that many ticks of one scene (`mixed`,
+/// `mixed_responders`, `shapes`, `bullet_hell`, `bullet_hell_turning`, `tilemap` or
+/// `still_walls`, 10,000 colliders; `bullet_hell_1k`, 1,000) after building it, and nothing
+/// else: a fixed amount of work for `perf stat` (two runs with different tick counts give the
+/// instructions and cycles of one tick without the building, where criterion's timings on a
+/// shared machine vary by 10–20%). `TICK_PROBE_STATS=<n>` prints the stats of every `n`th
+/// tick.
 fn probe(spec: &str) {
     let (name, ticks) = spec.split_once(':').unwrap_or((spec, "100"));
     let ticks: usize = ticks.parse().expect("TICK_PROBE=<scene>:<ticks>");
@@ -538,6 +523,7 @@ fn probe(spec: &str) {
     let mut app = match name {
         "mixed" => world(10_000, Layout::Uniform),
         "mixed_100k" => world(100_000, Layout::Uniform),
+        "mixed_responders" => responders_app(),
         "shapes" => world(10_000, Layout::Shapes),
         "bullet_hell" => scene_app(&Scene::bullet_hell(10_000, SCENE_SEED)),
         "bullet_hell_1k" => scene_app(&Scene::bullet_hell(1_000, SCENE_SEED)),
@@ -548,9 +534,37 @@ fn probe(spec: &str) {
         "still_walls" => scene_app(&Scene::still_walls(10_000, SCENE_SEED)),
         _ => panic!("no scene {name}"),
     };
-    for _ in 0..ticks {
+    let every = std::env::var("TICK_PROBE_STATS")
+        .ok()
+        .and_then(|every| every.parse::<usize>().ok());
+    for tick in 0..ticks {
         app.update();
+        if let Some(every) = every
+            && tick % every.max(1) == 0
+        {
+            print_stats(tick, app.world().resource::<SweepStats>());
+        }
     }
+}
+
+/// One line of a tick's [`SweepStats`], for `TICK_PROBE_STATS=<every so many ticks>`: how a
+/// scene's work changes over its ticks.
+#[expect(
+    clippy::print_stderr,
+    reason = "the probe reports the ticks' stats for a person or a script to read"
+)]
+fn print_stats(tick: usize, s: &SweepStats) {
+    eprintln!(
+        "tick {tick}: {} candidate pairs, {} events, {} answered hits; respond {:?}, \
+         broad {:?}, narrow {:?}, report {:?}",
+        s.candidate_pairs,
+        s.events,
+        s.answered_hits,
+        s.respond_time,
+        s.broad_phase_time,
+        s.narrow_phase_time,
+        s.report_time
+    );
 }
 
 /// `count` colliders of every shape piled at one point (every pair touches), and the time of
@@ -599,7 +613,43 @@ fn pile(count: usize, ticks: usize) {
     }
 }
 
-/// Runs the groups with criterion's settings from the command line.
+/// A responder's speed, kept from tick to tick.
+#[derive(Component)]
+struct Speed(f32);
+
+/// Gives each responder back its own speed after its bounces: a bounce off a solid that
+/// moves towards it speeds it up, and without this the scene's responders grow faster
+/// tick after tick (and hit more, and cost more), so that a timing would depend on how
+/// many ticks it ran.
+fn hold_speed(mut responders: Query<(&mut Velocity, &Speed)>) {
+    for (mut velocity, speed) in &mut responders {
+        velocity.0 = velocity.0.normalize_or_zero() * speed.0;
+    }
+}
+
+/// The uniform 10,000 with one mover in ten a bouncing responder at a speed it keeps (as a
+/// breakout ball does), after five ticks.
+fn responders_app() -> App {
+    let mut app = world(10_000, Layout::Uniform);
+    let movers: Vec<(Entity, f32)> = app
+        .world_mut()
+        .query::<(Entity, &Velocity)>()
+        .iter(app.world())
+        .step_by(10)
+        .map(|(entity, velocity)| (entity, velocity.0.length()))
+        .collect();
+    for (mover, speed) in movers {
+        app.world_mut()
+            .entity_mut(mover)
+            .insert((Response::Bounce { restitution: 1.0 }, Speed(speed)));
+    }
+    app.add_systems(FixedUpdate, hold_speed.after(SweepSystems::Report));
+    for _ in 0..5 {
+        app.update();
+    }
+    app
+}
+
 /// Concave polygons against convex ones of the same size: 400 still U-shapes (8 points, cut
 /// into 3 convex pieces) or octagons (8 points, one piece), each 40 units across, on a grid
 /// of 100-unit cells, with 2,000 fast points and circles moving through them.
@@ -688,6 +738,8 @@ fn polygon_app(concave: bool) -> App {
     app
 }
 
+/// Runs the groups with criterion's settings from the command line, or one probe
+/// (`TICK_PROBE`).
 fn benches() {
     if let Ok(spec) = std::env::var("TICK_PROBE") {
         probe(&spec);
