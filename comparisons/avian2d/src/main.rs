@@ -10,8 +10,9 @@
 //! `docs/avian2d_comparison.png` (median tick time against the number of colliders).
 //!
 //! The tick timings run avian with `SweptCcd` on every body; `AVIAN_SETUP=default` runs them
-//! with avian's default setup instead (no `SweptCcd`), and `AVIAN_SETUP=movers` with
-//! `SweptCcd` on the moving bodies only. `TASK_POOL=default` gives both apps
+//! with avian's default setup instead (no `SweptCcd`), `AVIAN_SETUP=movers` with
+//! `SweptCcd` on the moving bodies only, and `AVIAN_SETUP=fast` on the bodies faster than
+//! 400 units per second only (the bullets). `TASK_POOL=default` gives both apps
 //! Bevy's default task pools rather than a compute thread for every core.
 
 use bevy::ecs::message::Messages;
@@ -503,6 +504,7 @@ fn setup_name(setup: AvianSetup) -> &'static str {
         AvianSetup::SweptCcdNoSpeculation => "`SweptCcd`, `SpeculativeMargin::ZERO`",
         AvianSetup::Default => "default: no `SweptCcd`, default speculative margin",
         AvianSetup::SweptCcdMovers => "`SweptCcd` on the moving bodies only",
+        AvianSetup::SweptCcdFast => "`SweptCcd` on the fast bodies only",
     }
 }
 
