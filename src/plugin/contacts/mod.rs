@@ -379,7 +379,6 @@ mod tests {
     use crate::plugin::CollisionKind;
     use bevy::math::Vec2;
     use bevy::platform::collections::HashMap;
-    use bevy::platform::collections::hash_map::Entry;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
