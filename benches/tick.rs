@@ -534,9 +534,11 @@ fn probe(spec: &str) {
         "still_walls" => scene_app(&Scene::still_walls(10_000, SCENE_SEED)),
         _ => panic!("no scene {name}"),
     };
-    let every = std::env::var("TICK_PROBE_STATS")
-        .ok()
-        .and_then(|every| every.parse::<usize>().ok());
+    let every = std::env::var("TICK_PROBE_STATS").ok().map(|every| {
+        every
+            .parse::<usize>()
+            .expect("TICK_PROBE_STATS=<every so many ticks>")
+    });
     for tick in 0..ticks {
         app.update();
         if let Some(every) = every
@@ -643,7 +645,7 @@ fn responders_app() -> App {
             .entity_mut(mover)
             .insert((Response::Bounce { restitution: 1.0 }, Speed(speed)));
     }
-    app.add_systems(FixedUpdate, hold_speed.after(SweepSystems::Report));
+    app.add_systems(FixedPostUpdate, hold_speed.after(SweepSystems::Report));
     for _ in 0..5 {
         app.update();
     }

@@ -253,8 +253,9 @@ pub enum AvianSetup {
     Default,
     /// `SweptCcd` on the moving bodies only (not on the static ones).
     SweptCcdMovers,
-    /// `SweptCcd` on the fast bodies only (faster than [`FAST`]: in the bullet hell, the
-    /// bullets, not the drifting boxes and segments).
+    /// `SweptCcd` on the fast bodies only (faster than [`FAST`]: in the bullet hells the
+    /// bullets, not the drifting boxes and segments; in the mixed scene and among the
+    /// tilemap's movers, every mover).
     SweptCcdFast,
 }
 

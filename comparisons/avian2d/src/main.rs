@@ -12,7 +12,7 @@
 //! The tick timings run avian with `SweptCcd` on every body; `AVIAN_SETUP=default` runs them
 //! with avian's default setup instead (no `SweptCcd`), `AVIAN_SETUP=movers` with
 //! `SweptCcd` on the moving bodies only, and `AVIAN_SETUP=fast` on the bodies faster than
-//! 400 units per second only (the bullets). `TASK_POOL=default` gives both apps
+//! 400 units per second only (in the bullet hells, the bullets). `TASK_POOL=default` gives both apps
 //! Bevy's default task pools rather than a compute thread for every core.
 
 use bevy::ecs::message::Messages;

@@ -38,7 +38,8 @@ use outcome::Outcomes;
 
 /// The report's hand-off, written by [`report`] alone: the tick's events and their order,
 /// which [`send_events`] and [`trigger_observers`] deliver; and the buffers that work them
-/// out, kept from tick to tick to reuse their allocations. Nothing in it outlives the tick.
+/// out, kept from tick to tick to reuse their allocations (but for scratch that one tick grew
+/// far beyond a busy scene's needs, freed after use). Nothing in it outlives the tick.
 #[derive(Resource, Default)]
 pub(crate) struct ReportBuffers {
     /// The outcomes of each part of the touching pairs (parts beyond `count` are spare

@@ -92,7 +92,9 @@ impl ReportBuffers {
     }
 }
 
-/// Frees `buffer` if it has room for more than `entries` (it is empty between uses).
+/// Frees `buffer` if it has room for more than `entries` (its contents are not needed once
+/// the events are in order). A scene with that many events in every tick allocates the
+/// buffer again each tick.
 fn release_if_over<T>(buffer: &mut Vec<T>, entries: usize) {
     if buffer.capacity() > entries {
         *buffer = Vec::new();

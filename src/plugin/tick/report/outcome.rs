@@ -75,9 +75,11 @@ impl ReportBuffers {
         });
         run_parts(settings, &mut self.outcomes[..parts.len()], |p, out| {
             let part = &parts[p];
-            // Most touching pairs change or start a record with one event: room for that
-            // many up front, rather than doubling (a pile spawned at one point starts
-            // millions of contacts in one tick).
+            // Room up front for a change and an event per touching pair (a pair that starts
+            // or ends a contact has one event, a lasting one none), so that a tick which
+            // starts millions of contacts at once (a pile spawned at one point) grows these
+            // buffers once rather than by doubling. A settled scene holds room for as many
+            // events as it has touching pairs.
             out.events.reserve(part.touching.len());
             out.changes.reserve(part.touching.len());
             // The records are looked up a block at a time, before the block's outcomes are
@@ -109,6 +111,8 @@ impl ReportBuffers {
         self.woken.clear();
         self.woken.extend(resting.woken.iter().copied());
         contacts.begin_tick(&self.woken);
+        // At most this many new records (a change that sets a last event may also replace a
+        // record).
         let new = self.outcomes[..self.count]
             .iter()
             .flat_map(|out| &out.changes)
