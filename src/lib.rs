@@ -139,3 +139,8 @@ pub mod ldtk;
 #[cfg(all(doctest, feature = "plugin"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The guide's Rust examples (`docs/guide.md`), compiled and run as doc tests.
+#[cfg(all(doctest, feature = "plugin"))]
+#[doc = include_str!("../docs/guide.md")]
+pub struct GuideDoctests;
