@@ -189,15 +189,15 @@ impl Contacts {
         self.next_active.push(slot);
     }
 
-    /// Sets the record of a pair swept in `tick` (`None`: no contact); returns the state and
-    /// last event of the one it replaces. The index is probed once.
+    /// Sets the record of a pair swept in `tick` (`None`: no contact); returns the state of
+    /// the one it replaces. The index is probed once.
     pub(crate) fn set(
         &mut self,
         a: Entity,
         b: Entity,
         new: Option<(Touch, CollisionEvent)>,
         tick: u64,
-    ) -> Option<(Touch, CollisionEvent)> {
+    ) -> Option<Touch> {
         let key = Self::key(a, b);
         match self.index.entry(key) {
             Entry::Occupied(mut found) => {
@@ -240,18 +240,13 @@ impl Contacts {
     }
 
     /// Replaces the record in `slot` (`None`: the contact is gone, and its slot is freed);
-    /// returns the old state and last event. The neighbour lists follow: a contact that
+    /// returns the old state. The neighbour lists follow: a contact that
     /// begins or ends is linked or unlinked, and one whose sides' bodies changed (reparented,
     /// a `Body` added or removed above it) is linked again under the new bodies.
-    fn replace(
-        &mut self,
-        slot: u32,
-        new: Option<(Touch, CollisionEvent)>,
-        tick: u64,
-    ) -> (Touch, CollisionEvent) {
+    fn replace(&mut self, slot: u32, new: Option<(Touch, CollisionEvent)>, tick: u64) -> Touch {
         self.seen[slot as usize] = tick;
         let record = &mut self.records[slot as usize];
-        let old = (record.state, record.last);
+        let old = record.state;
         let touching = new.filter(|(state, _)| *state == Touch::Touching);
         let moved = |last: &CollisionEvent, now: &CollisionEvent| {
             (last.body, last.other_body) != (now.body, now.other_body)
@@ -456,7 +451,7 @@ mod tests {
                     Some((slot, _)) if keep => contacts.keep(slot, tick),
                     _ => {
                         let old = contacts.set(a, b, new, tick);
-                        assert_eq!(old.map(|o| o.0), model.get(&(a, b)).map(|r| r.0));
+                        assert_eq!(old, model.get(&(a, b)).map(|r| r.0));
                         match new {
                             Some(record) => model.insert((a, b), record),
                             None => model.remove(&(a, b)),

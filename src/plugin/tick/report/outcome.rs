@@ -265,7 +265,7 @@ fn apply(
     };
     let old = contacts.set(a.entity, b.entity, new, tick);
     match old {
-        Some((Touch::Touching, _)) if !change.read => {
+        Some(Touch::Touching) if !change.read => {
             let w = entries.witness(change.a, change.b, 0.0, true);
             Some(event(a, b, CollisionKind::Ended, 0.0, w, cx))
         }
