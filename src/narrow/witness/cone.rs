@@ -210,8 +210,15 @@ pub(crate) fn contact_normal(
     // towards it), else the one it comes from, else its middle's.
     let mover_side = [normal, -motion, middle(&ca) - point];
     let own = match cone_at(&cb, point, near, mover_side, true) {
-        // On a face of the solid: its normal.
-        Some(Cone::Wedge(p, q)) if p == q => return (normal, false),
+        // On a face of the solid: its normal. The contact's own is that normal, but where
+        // two faces lie flush on each other with their corners on each other's (a crate as
+        // wide as the tile it stands on), the closest points may be corners, and their
+        // direction a diagonal: the face's own normal then (for a mover outside the face).
+        Some(Cone::Wedge(face, q)) if face == q => {
+            let cos = normal.dot(face);
+            let flush = cos > 0.0 && cos < 1.0 - 1e-4;
+            return (if flush { face } else { normal }, false);
+        }
         Some(cone) => cone,
         None => return (normal, false),
     };
@@ -357,6 +364,33 @@ mod tests {
             |_, _| vec![lower],
         );
         assert_eq!(n, Vec2::X);
+    }
+
+    /// A crate exactly as wide as the tile it stands on, its corners on the tile's: where the
+    /// closest points found are the corners and their normal a diagonal, the contact on the
+    /// tile's face is answered along the face's normal.
+    #[test]
+    fn a_crate_as_wide_as_its_tile_stands_on_the_floor() {
+        let rectangle = ConvexShape::new(
+            &[
+                Vec2::new(-8.0, 0.0),
+                Vec2::new(8.0, 0.0),
+                Vec2::new(8.0, 12.0),
+                Vec2::new(-8.0, 12.0),
+            ],
+            0.0,
+        )
+        .unwrap();
+        let diagonal = Vec2::new(-1.0, 1.0).normalize();
+        let (n, choice) = contact_normal(
+            &Shape::Convex(rectangle),
+            &tile(0.0, -8.0),
+            Vec2::ZERO,
+            diagonal,
+            Vec2::new(15.625, -0.2),
+            |_, _| vec![tile(-16.0, -8.0), tile(16.0, -8.0)],
+        );
+        assert_eq!((n, choice), (Vec2::Y, false));
     }
 
     /// A step up is a face: one normal, the wall's.
