@@ -76,16 +76,42 @@ pub(crate) fn walkable(normal: Vec2, up: Vec2, max_slope: f32) -> bool {
     normal.dot(up) >= bevy::math::ops::cos(max_slope) - 1e-6
 }
 
+/// What a surface is to a motion that slides along it: [`along_surface`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Surface {
+    /// Ground to stand on: the progress across `up` is kept along the slope.
+    Walkable,
+    /// Steeper than the steepest ground: a wall, however it leans. Sliding along it never
+    /// gains more height than the motion itself had.
+    Steep,
+    /// No ground is told from walls: the part into the surface is removed, nothing more.
+    Any,
+}
+
 /// How a motion `left` that hits a surface of unit normal `normal` goes on along it: the
-/// part into the surface removed; on `walkable` ground, the progress across `up` kept along
-/// the slope (so that a motion straight down, gravity, does not slide down it).
+/// part into the surface removed; on [walkable](Surface::Walkable) ground, the progress
+/// across `up` kept along the slope (so that a motion straight down, gravity, does not slide
+/// down it); on a [steep](Surface::Steep) face, no more rise than `left` had (pushed into a
+/// 60° ramp, a character is stopped as by a wall, not carried up it).
 #[must_use]
-pub(crate) fn along_surface(left: Vec2, normal: Vec2, walkable: bool, up: Vec2) -> Vec2 {
+pub(crate) fn along_surface(left: Vec2, normal: Vec2, surface: Surface, up: Vec2) -> Vec2 {
     let into = left.dot(normal);
     if into >= 0.0 {
         return left;
     }
-    if walkable {
+    if surface == Surface::Steep {
+        let slid = left - into * normal;
+        if slid.dot(up) > left.dot(up).max(0.0) {
+            // The face's normal laid flat across `up`: the motion keeps its own rise (or
+            // fall) and loses what goes into the face.
+            return match (normal - normal.dot(up) * up).try_normalize() {
+                Some(flat) => left - left.dot(flat).min(0.0) * flat,
+                None => slid,
+            };
+        }
+        return slid;
+    }
+    if surface == Surface::Walkable {
         let across = up.perp();
         // The ground's direction, going the way `across` does.
         let mut tangent = normal.perp();
@@ -228,13 +254,25 @@ mod tests {
         assert!(walkable(slope, up, core::f32::consts::FRAC_PI_4));
         assert!(!walkable(slope, up, 0.7));
         // Pressing down on walkable ground keeps the progress across, along the slope.
-        let on = along_surface(Vec2::new(1.0, -1.0), slope, true, up);
+        let on = along_surface(Vec2::new(1.0, -1.0), slope, Surface::Walkable, up);
         assert!((on - Vec2::new(1.0, 1.0)).length() < 1e-6, "{on}");
         // On a wall, the part into it is removed.
-        assert_eq!(
-            along_surface(Vec2::new(-2.0, 1.0), Vec2::X, false, up),
-            Vec2::new(0.0, 1.0)
-        );
+        for surface in [Surface::Steep, Surface::Any] {
+            assert_eq!(
+                along_surface(Vec2::new(-2.0, 1.0), Vec2::X, surface, up),
+                Vec2::new(0.0, 1.0)
+            );
+        }
+        // Pushed right and falling into a 60° ramp that rises to the right: slid along it,
+        // the motion would climb; on a steep face it keeps its fall and loses its push.
+        let ramp = Vec2::new(-(3.0_f32.sqrt()), 1.0).normalize();
+        let push = Vec2::new(150.0, -14.0);
+        assert!(along_surface(push, ramp, Surface::Any, up).y > 0.0);
+        let steep = along_surface(push, ramp, Surface::Steep, up);
+        assert!(steep.x.abs() < 1e-4 && steep.y == -14.0, "{steep}");
+        // Jumping into it, it rises no more than the jump did.
+        let jump = along_surface(Vec2::new(150.0, 400.0), ramp, Surface::Steep, up);
+        assert!(jump.y <= 400.0, "{jump}");
     }
 
     #[test]

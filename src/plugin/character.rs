@@ -13,7 +13,7 @@
 //! motion of the colliders that move (a platform rising into it, a door closing on it) like
 //! any responder's.
 
-use super::answer::{along_surface, clip, walkable};
+use super::answer::{Surface, along_surface, clip, walkable};
 use super::components::placement::plane_of_root;
 use super::query::{
     MoveAndSlideConfig, MoveAndSlideHit, MoveAndSlideOutput, QueryFilter, Scene, ShapeCastHit,
@@ -116,9 +116,13 @@ fn walk_one(
         filter: QueryFilter::default().with_layers(entry.layers.filters),
         me: entry.entity,
     };
+    // What it stands on moves it: the ground it stood on at the end of the last tick, or,
+    // if it stood on none (spawned, teleported, in the air), the ground under it where it
+    // starts this tick, so that one spawned on a moving platform rides from its first tick.
     let ground_velocity = state
         .ground_entity
         .filter(|_| state.grounded)
+        .or_else(|| walker.standing_on(plane.translation))
         .and_then(|ground| Some((ground, platforms.get(ground).ok()?.0)));
     let before = plane.translation;
     let (at, v) = walker.walk(
@@ -250,7 +254,7 @@ impl Walker<'_> {
             && !rising
             && let Some(normal) = state.ground_normal
         {
-            motion = along_surface(motion, normal, true, up);
+            motion = along_surface(motion, normal, Surface::Walkable, up);
         }
         waypoints.clear();
         let out = self.scene.slide(
@@ -294,8 +298,15 @@ impl Walker<'_> {
         }
         // It loses the velocity into what stopped it; on walkable ground, all of its
         // velocity down (not only the part into the slope, which would leave it sliding
-        // down the slope).
-        let stop = |v: Vec2, n: Vec2, walkable: bool| clip(v, if walkable { up } else { n });
+        // down the slope); against a face too steep to stand on, what goes into it, and
+        // never so as to rise up it.
+        let stop = |v: Vec2, n: Vec2, walkable: bool| {
+            if walkable {
+                clip(v, up)
+            } else {
+                along_surface(v, n, Surface::Steep, up)
+            }
+        };
         let mut v = hits
             .iter()
             .fold(velocity, |v, h| stop(v, h.normal, h.walkable));
@@ -361,6 +372,14 @@ impl Walker<'_> {
     }
 
     /// The first blocking hit within `distance` in `direction`, and how far.
+    /// The walkable ground within `skin` (and rounding) under the character at `at`.
+    fn standing_on(&self, at: Vec2) -> Option<Entity> {
+        let up = *self.settings.up;
+        self.cast(at, -up, self.settings.skin * 2.0)
+            .filter(|(hit, _)| self.walkable(hit.normal))
+            .map(|(hit, _)| hit.entity)
+    }
+
     fn cast(&self, at: Vec2, direction: Vec2, distance: f32) -> Option<(ShapeCastHit, f32)> {
         self.scene.probe(
             &[self.shape_at(at)],

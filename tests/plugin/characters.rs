@@ -161,6 +161,86 @@ fn slopes_walkable_and_not() {
     );
 }
 
+/// Walking into a 60° ramp (steeper than the default `max_slope` of 45°) under gravity, it
+/// never gains height, whatever shape the ramp is part of: a convex polygon, a concave
+/// polygon, a polyline.
+#[test]
+fn never_climbs_a_face_steeper_than_max_slope() {
+    let t60 = 60f32.to_radians().tan();
+    // The ramp's foot at x = 20 on a floor at y = 0, rising to the right.
+    let ramp = [v(20.0, 0.0), v(120.0, 0.0), v(120.0, 100.0 * t60)];
+    let concave = [
+        v(-200.0, -20.0),
+        v(300.0, -20.0),
+        v(300.0, 100.0 * t60),
+        v(120.0, 100.0 * t60),
+        v(20.0, 0.0),
+        v(-200.0, 0.0),
+    ];
+    let shapes = [
+        (
+            "a convex polygon",
+            Collider::convex_polygon(&ramp).unwrap(),
+            true,
+        ),
+        (
+            "a concave polygon",
+            Collider::polygon(&concave).unwrap(),
+            false,
+        ),
+        (
+            "a polyline",
+            Collider::polyline(&[v(-200.0, 0.0), v(20.0, 0.0), v(120.0, 100.0 * t60)]).unwrap(),
+            false,
+        ),
+    ];
+    for (name, shape, needs_floor) in shapes {
+        let mut app = world();
+        solid(&mut app, shape, Vec2::ZERO);
+        if needs_floor {
+            solid(&mut app, Collider::aabb(v(110.0, 10.0)), v(-90.0, -10.0));
+        }
+        let skin = KinematicCharacter::default().skin;
+        let me = hero(&mut app, v(0.0, 10.0 + skin), KinematicCharacter::default());
+        let mut highest = f32::MIN;
+        for k in 0..120 {
+            let vy = app.world().get::<Velocity>(me).unwrap().0.y;
+            set_velocity(&mut app, me, v(150.0, vy));
+            tick(&mut app);
+            let at = place(&app, me);
+            if k > 10 {
+                assert!(
+                    at.y <= highest.max(10.0 + skin) + 1e-3,
+                    "{name}: tick {k} climbed to {at}"
+                );
+            }
+            highest = highest.max(at.y);
+        }
+        assert!(place(&app, me).x > 10.0, "{name}: it walked to the ramp");
+    }
+}
+
+/// Spawned standing on a moving platform, it is carried from its first tick.
+#[test]
+fn a_platform_carries_it_from_the_first_tick() {
+    let mut app = world();
+    let skin = KinematicCharacter::default().skin;
+    let me = hero(&mut app, v(0.0, 12.0 + skin), KinematicCharacter::default());
+    let platform = app
+        .world_mut()
+        .spawn((
+            Collider::aabb(v(40.0, 2.0)),
+            Transform::from_xyz(0.0, 0.0, 0.0),
+            Velocity(v(100.0, 0.0)),
+        ))
+        .id();
+    for k in 1..=10 {
+        tick(&mut app);
+        let (p, q) = (place(&app, me), place(&app, platform));
+        assert_close(p.x - q.x, 0.0, 1e-3, &format!("tick {k}: carried along"));
+    }
+}
+
 /// Walking into a wall it stops there and stays, without jitter, in the corner of the floor
 /// and the wall.
 #[test]

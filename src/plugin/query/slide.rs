@@ -8,7 +8,7 @@
 use super::scene::Scene;
 use super::{CastOptions, Placed, QueryFilter, ShapeCastHit, SweepQuery, within_range};
 use crate::narrow::{Shape, ShapePath};
-use crate::plugin::answer::{along_surface, clip, push_out, walkable};
+use crate::plugin::answer::{Surface, along_surface, clip, push_out, walkable};
 use crate::plugin::components::Collider;
 use crate::plugin::components::placement::plane_of_isometry;
 use bevy::ecs::prelude::*;
@@ -279,7 +279,12 @@ impl Scene<'_> {
                 normal: hit.normal,
                 walkable,
             });
-            remaining = along_surface(left, hit.normal, walkable, *config.up);
+            let surface = match config.max_slope {
+                _ if walkable => Surface::Walkable,
+                Some(_) => Surface::Steep,
+                None => Surface::Any,
+            };
+            remaining = along_surface(left, hit.normal, surface, *config.up);
             // Into the surface hit before: a crease, where it stops.
             if let Some(n) = last_normal
                 && remaining.dot(n) < 0.0
