@@ -75,6 +75,13 @@ pub enum SkipReason {
     /// A shape of more than 2^24 − 1 elements (a polyline's edges, a polygon's pieces, a
     /// compound's parts' elements).
     TooManyElements,
+    /// A polygon whose outline touches or crosses itself, or whose pieces are not the convex
+    /// pieces [`Collider::polygon`](crate::prelude::Collider::polygon) cuts its points into
+    /// (one edited through reflection, or deserialized from other data).
+    NotSimple,
+    /// A compound part's pose whose rotation is not a unit rotation (its cosine and sine
+    /// squared add up to 1 within `1e-4`): it would scale the part.
+    NonUnitRotation,
 }
 
 impl core::fmt::Display for SkipReason {
@@ -108,6 +115,14 @@ impl core::fmt::Display for SkipReason {
             Self::NestedCompound => "its compound has a part that is a compound",
             Self::TooManyElements => {
                 "it has more than 2^24 - 1 edges, pieces or parts (one collider per element)"
+            }
+            Self::NotSimple => {
+                "its polygon's outline touches or crosses itself, or its pieces are not the \
+                 ones Collider::polygon cuts (use Collider::polygon)"
+            }
+            Self::NonUnitRotation => {
+                "a compound part's pose has a rotation that is not of unit length (use \
+                 Collider::compound, which normalises it)"
             }
         })
     }

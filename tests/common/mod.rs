@@ -33,6 +33,44 @@ pub(crate) fn unchecked_convex_polygon(vertices: Vec<Vec2>) -> bevy_sweep::prelu
     bevy_sweep::prelude::Collider::from_reflect(&dynamic).expect("a reflected convex polygon")
 }
 
+/// A `Collider::Polygon` through `points` cut into `pieces` as reflection builds one: no
+/// constructor checks it, so the plugin must.
+#[cfg(feature = "plugin")]
+pub(crate) fn unchecked_polygon(
+    points: Vec<Vec2>,
+    pieces: Vec<Vec<u32>>,
+) -> bevy_sweep::prelude::Collider {
+    use bevy::reflect::FromReflect;
+    use bevy::reflect::enums::{DynamicEnum, DynamicVariant};
+    use bevy::reflect::structs::DynamicStruct;
+    use bevy::reflect::tuple_struct::DynamicTupleStruct;
+    let (mut outline, mut cut) = (DynamicTupleStruct::default(), DynamicTupleStruct::default());
+    outline.insert(points);
+    cut.insert(pieces);
+    let mut fields = DynamicStruct::default();
+    fields.insert("points", outline);
+    fields.insert("pieces", cut);
+    let dynamic = DynamicEnum::new("Polygon", DynamicVariant::Struct(fields));
+    bevy_sweep::prelude::Collider::from_reflect(&dynamic).expect("a reflected polygon")
+}
+
+/// A `Collider::Compound` of `parts` as reflection builds one (poses unchecked).
+#[cfg(feature = "plugin")]
+pub(crate) fn unchecked_compound(
+    parts: Vec<(bevy::math::Isometry2d, bevy_sweep::prelude::Collider)>,
+) -> bevy_sweep::prelude::Collider {
+    use bevy::reflect::FromReflect;
+    use bevy::reflect::enums::{DynamicEnum, DynamicVariant};
+    use bevy::reflect::structs::DynamicStruct;
+    use bevy::reflect::tuple_struct::DynamicTupleStruct;
+    let mut checked = DynamicTupleStruct::default();
+    checked.insert(parts);
+    let mut fields = DynamicStruct::default();
+    fields.insert("parts", checked);
+    let dynamic = DynamicEnum::new("Compound", DynamicVariant::Struct(fields));
+    bevy_sweep::prelude::Collider::from_reflect(&dynamic).expect("a reflected compound")
+}
+
 /// `Vec2::new`, short enough for tables of points.
 pub(crate) fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)

@@ -7,6 +7,7 @@ mod convex;
 mod debug_draw;
 mod fresh;
 mod lifecycle;
+mod long_outlines;
 mod pairs;
 mod polygons;
 mod query;

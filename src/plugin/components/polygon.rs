@@ -1,10 +1,13 @@
-//! A simple polygon cut into strictly convex pieces, exactly: the checks that it is simple,
-//! an ear-clipping triangulation and a Hertel–Mehlhorn merge, every decision an exact
-//! orientation test ([`orient2d`]).
+//! A simple polygon cut into strictly convex pieces, exactly: the checks that it is simple, a
+//! constrained Delaunay triangulation of its points, and a Hertel–Mehlhorn merge that lets
+//! pieces run on past the points of a straight stretch of the outline, every decision an
+//! exact orientation test ([`orient2d`]).
 //!
 //! The pieces use only the polygon's own points (no point is added), so in any frame the
 //! pieces placed by one transform meet exactly where the polygon's points are placed, and
-//! their union is the polygon.
+//! their union is the polygon. The Delaunay triangles are the ones of the polygon's own
+//! points closest to equilateral, so a triangle spans about the edges that made it: no fan
+//! of slivers from one far corner (what ear clipping made of an editor's long floors).
 
 mod ears;
 
@@ -21,11 +24,17 @@ const MAX_PIECE: usize = ConvexPath::MAX_VERTICES;
 /// a list of indices into `points` in the polygon's own winding; `None` unless `points` are
 /// 3 or more finite, distinct points whose boundary does not touch or cross itself (which
 /// also rules out a zero area). The same points give the same pieces.
+///
+/// A point where the outline runs straight on (its neighbours and it on one line) is no
+/// corner of a piece: a piece's edge runs along the whole straight stretch, so a floor drawn
+/// with a point every few units is as few pieces as its corners make.
 pub(crate) fn decompose(points: &[Vec2]) -> Option<Vec<Vec<u32>>> {
-    if !is_simple(points) {
+    if !distinct_finite_points(points) {
         return None;
     }
     let n = points.len();
+    // For a simple polygon, its winding; for another, whatever the turn there is (the
+    // triangulation then refuses it).
     let counter_clockwise = winding(points) == Ordering::Greater;
     // Work counter-clockwise; give the pieces back in the polygon's winding.
     let order: Vec<u32> = if counter_clockwise {
@@ -33,7 +42,17 @@ pub(crate) fn decompose(points: &[Vec2]) -> Option<Vec<Vec<u32>>> {
     } else {
         (0..n as u32).rev().collect()
     };
-    let triangles = triangulate(points, order)?;
+    let triangles = if points.iter().all(|p| within_triangulation(*p)) {
+        // The triangulation is also the test that the outline is simple.
+        constrained_delaunay(points, &order)?
+    } else {
+        // Coordinates the triangulation cannot take (nonzero and below 2^-142): ear
+        // clipping, which takes every finite point, after the sweep that tests the outline.
+        if !is_simple(points) {
+            return None;
+        }
+        triangulate(points, order)?
+    };
     let mut pieces = merge(points, triangles);
     if !counter_clockwise {
         for piece in &mut pieces {
@@ -43,18 +62,118 @@ pub(crate) fn decompose(points: &[Vec2]) -> Option<Vec<Vec<u32>>> {
     Some(pieces)
 }
 
-/// `true` for 3 or more finite, distinct points whose closed boundary is simple: two edges
-/// meet only where they share a point, and two neighbours only there.
-pub(crate) fn is_simple(points: &[Vec2]) -> bool {
+/// `true` if spade's triangulation takes `p` (coordinates zero or of at least 2^-142 in size;
+/// every finite `f32` is below its upper bound).
+fn within_triangulation(p: Vec2) -> bool {
+    let ok = |x: f32| x == 0.0 || f64::from(x.abs()) >= spade::MIN_ALLOWED_VALUE;
+    ok(p.x) && ok(p.y)
+}
+
+/// The constrained Delaunay triangulation of the polygon `order` (indices into `points`),
+/// counter-clockwise if it is simple: its triangles inside the polygon, each
+/// counter-clockwise, as indices into `points`. `None` unless the polygon is simple and
+/// counter-clockwise.
+///
+/// This is also the test that the outline is simple, exactly (spade's predicates are exact,
+/// and `f32` coordinates are exact in `f64`): if every edge of the outline is an edge of the
+/// triangulation (a plane graph: its edges meet only at shared ends, and none passes
+/// through a point), its points are distinct, and the faces left of its edges are inside
+/// and those right of them outside, the outline is a simple closed curve, counter-clockwise.
+/// Two crossing edges are a conflict of the triangulation's constraints; an edge through
+/// another point, or two neighbours folded back onto each other, is no single edge of it.
+/// Unlike a sweep over the edges' boxes, it costs `n log n` whatever the edges' lengths.
+fn constrained_delaunay(points: &[Vec2], order: &[u32]) -> Option<Vec<[u32; 3]>> {
+    use spade::handles::FixedVertexHandle;
+    use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
+    let m = order.len();
+    let vertices: Vec<Point2<f64>> = order
+        .iter()
+        .map(|&i| {
+            let p = points[i as usize];
+            Point2::new(f64::from(p.x), f64::from(p.y))
+        })
+        .collect();
+    let edges: Vec<[usize; 2]> = (0..m).map(|k| [k, (k + 1) % m]).collect();
+    let mut conflict = false;
+    let cdt =
+        ConstrainedDelaunayTriangulation::<Point2<f64>>::try_bulk_load_cdt(vertices, edges, |_| {
+            conflict = true
+        })
+        .ok()?;
+    if conflict || cdt.num_vertices() != m || cdt.num_constraints() != m {
+        return None;
+    }
+    let outline = |k: usize| {
+        cdt.get_edge_from_neighbors(
+            FixedVertexHandle::from_index(k),
+            FixedVertexHandle::from_index((k + 1) % m),
+        )
+    };
+    // The faces inside: the one left of the outline's first edge, and every face reached
+    // from it without crossing the outline, depth first, so that each triangle is next to
+    // one before it and the merge grows one piece at a time.
+    let mut inside = vec![false; cdt.num_all_faces()];
+    let mut stack = vec![outline(0)?.face().as_inner()?.fix()];
+    let mut triangles = Vec::with_capacity(m.saturating_sub(2));
+    while let Some(face) = stack.pop() {
+        if core::mem::replace(&mut inside[face.index()], true) {
+            continue;
+        }
+        let face = cdt.face(face);
+        for edge in face.adjacent_edges() {
+            if !cdt.is_constraint_edge(edge.fix().as_undirected())
+                && let Some(next) = edge.rev().face().as_inner()
+                && !inside[next.fix().index()]
+            {
+                stack.push(next.fix());
+            }
+        }
+        let [a, b, c] = face.vertices().map(|v| order[v.fix().index()]);
+        let at = |i: u32| points[i as usize];
+        if orient2d(at(a), at(b), at(c)) <= 0.0 {
+            return None;
+        }
+        triangles.push([a, b, c]);
+    }
+    // Every edge of the outline is an edge of the triangulation, inside on its left only;
+    // and a triangulation of a simple polygon of `m` points has `m - 2` triangles.
+    for k in 0..m {
+        let edge = outline(k)?;
+        let left = edge
+            .face()
+            .as_inner()
+            .is_some_and(|f| inside[f.fix().index()]);
+        let right = edge
+            .rev()
+            .face()
+            .as_inner()
+            .is_some_and(|f| inside[f.fix().index()]);
+        if !left || right {
+            return None;
+        }
+    }
+    (triangles.len() == m - 2).then_some(triangles)
+}
+
+/// `true` for 3 or more finite points, no two equal (`+0.0` and `-0.0` are one coordinate),
+/// and few enough to number with `u32`s.
+fn distinct_finite_points(points: &[Vec2]) -> bool {
     let n = points.len();
     if n < 3 || n > u32::MAX as usize / 2 || points.iter().any(|p| !p.is_finite()) {
         return false;
     }
     let mut sorted: Vec<(i32, i32)> = points.iter().map(|p| key(*p)).collect();
     sorted.sort_unstable();
-    if sorted.windows(2).any(|w| w[0] == w[1]) {
+    !sorted.windows(2).any(|w| w[0] == w[1])
+}
+
+/// `true` for 3 or more finite, distinct points whose closed boundary is simple: two edges
+/// meet only where they share a point, and two neighbours only there.
+pub(crate) fn is_simple(points: &[Vec2]) -> bool {
+    if !distinct_finite_points(points) {
         return false;
     }
+    let n = points.len();
     let edge = |i: usize| (points[i], points[(i + 1) % n]);
     // Neighbouring edges fold back onto each other if they are collinear and their far ends
     // lie on one side of the shared point.
@@ -158,76 +277,112 @@ pub(crate) fn winding(points: &[Vec2]) -> Ordering {
 }
 
 /// Merges counter-clockwise triangles across their shared edges (diagonals of the polygon)
-/// while the union stays strictly convex and within [`MAX_PIECE`] points, in a fixed order
-/// (Hertel and Mehlhorn's: at most four times the fewest convex pieces, before the limit on
-/// points).
+/// while the union stays convex and within [`MAX_PIECE`] corners, in a fixed order (Hertel
+/// and Mehlhorn's: at most four times the fewest convex pieces, before the limit on corners),
+/// and gives each piece back by its corners alone.
+///
+/// A point where a piece runs straight on is no corner: the merge goes on across it (a
+/// straight stretch of the outline with a point every few units, or a point of a
+/// neighbouring piece on a diagonal), and the piece given back leaves it out. It lies
+/// exactly on the line between the corners either side (the test is exact), so the pieces'
+/// union is still exactly the polygon.
 pub(crate) fn merge(points: &[Vec2], triangles: Vec<[u32; 3]>) -> Vec<Vec<u32>> {
     use std::collections::HashMap;
-    let mut pieces: Vec<Option<Vec<u32>>> = triangles.iter().map(|t| Some(t.to_vec())).collect();
-    // Which piece holds each directed edge.
-    let mut owner: HashMap<(u32, u32), usize> = HashMap::new();
-    for (p, t) in triangles.iter().enumerate() {
-        for i in 0..3 {
-            owner.insert((t[i], t[(i + 1) % 3]), p);
-        }
-    }
-    // The diagonals, each once, in the order the triangles were cut.
-    let diagonals: Vec<(u32, u32)> = triangles
-        .iter()
-        .flat_map(|t| (0..3).map(move |i| (t[i], t[(i + 1) % 3])))
-        .filter(|&(a, b)| owner.contains_key(&(b, a)) && a < b)
+    // The pieces as rings of half-edges: three per triangle to start with (half-edge
+    // `3p + i` runs from corner `i` of triangle `p` to the next), each ring linked both
+    // ways, so that two pieces join in constant time however many points they have (a
+    // straight stretch of thousands of points is one piece's edge).
+    let h = triangles.len() * 3;
+    let from: Vec<u32> = triangles.iter().flatten().copied().collect();
+    let to: Vec<u32> = triangles.iter().flat_map(|t| [t[1], t[2], t[0]]).collect();
+    let ring = |e: usize, step: usize| (e / 3 * 3 + (e % 3 + step) % 3) as u32;
+    let mut next: Vec<u32> = (0..h).map(|e| ring(e, 1)).collect();
+    let mut prev: Vec<u32> = (0..h).map(|e| ring(e, 2)).collect();
+    let mut alive = vec![true; h];
+    // Which piece each triangle is now part of (union-find), and each piece's corners.
+    let mut parent: Vec<u32> = (0..triangles.len() as u32).collect();
+    let mut corners = vec![3_usize; triangles.len()];
+    let twin: HashMap<(u32, u32), u32> = (0..h as u32)
+        .map(|e| ((from[e as usize], to[e as usize]), e))
         .collect();
-    for (a, b) in diagonals {
-        let (Some(&p), Some(&q)) = (owner.get(&(a, b)), owner.get(&(b, a))) else {
-            continue;
-        };
+    // The diagonals, each once, in the order of the triangles: each triangle's edges to the
+    // triangles before it (so that, for triangles each next to one before it, a piece grows
+    // one triangle at a time).
+    let diagonals: Vec<(usize, usize)> = (0..h)
+        .filter_map(|e| {
+            let t = *twin.get(&(to[e], from[e]))? as usize;
+            (t / 3 < e / 3).then_some((e, t))
+        })
+        .collect();
+    let at = |v: u32| points[v as usize];
+    let turn = |a: u32, b: u32, c: u32| orient2d(at(a), at(b), at(c));
+    for (e, t) in diagonals {
+        let (p, q) = (root(&mut parent, e / 3), root(&mut parent, t / 3));
         if p == q {
             continue;
         }
-        let (Some(first), Some(second)) = (&pieces[p], &pieces[q]) else {
-            continue;
-        };
-        let Some(joined) = join(first, second, a, b) else {
-            continue;
-        };
-        if joined.len() > MAX_PIECE || !strictly_convex_at(points, &joined, &[a, b]) {
+        // `e` runs a → b in one piece, `t` b → a in the other; around them, x → a → b → w
+        // and z → b → a → y.
+        let (a, b) = (from[e], to[e]);
+        let (x, w) = (from[prev[e] as usize], to[next[e] as usize]);
+        let (z, y) = (from[prev[t] as usize], to[next[t] as usize]);
+        let (at_a, at_b) = (turn(x, a, y), turn(z, b, w));
+        if at_a < 0.0 || at_b < 0.0 {
             continue;
         }
-        for i in 0..joined.len() {
-            owner.insert((joined[i], joined[(i + 1) % joined.len()]), p);
+        // Only the corners at `a` and `b` change.
+        let was = [turn(x, a, b), turn(a, b, w), turn(b, a, y), turn(z, b, a)]
+            .iter()
+            .filter(|&&o| o > 0.0)
+            .count();
+        let now = usize::from(at_a > 0.0) + usize::from(at_b > 0.0);
+        let joined = corners[p] + corners[q] + now - was;
+        if joined > MAX_PIECE {
+            continue;
         }
-        owner.remove(&(a, b));
-        owner.remove(&(b, a));
-        pieces[p] = Some(joined);
-        pieces[q] = None;
+        let (pe, ne, pt, nt) = (prev[e], next[e], prev[t], next[t]);
+        next[pe as usize] = nt;
+        prev[nt as usize] = pe;
+        next[pt as usize] = ne;
+        prev[ne as usize] = pt;
+        alive[e] = false;
+        alive[t] = false;
+        parent[q] = p as u32;
+        corners[p] = joined;
     }
-    pieces.into_iter().flatten().collect()
+    // Each piece once, from its first half-edge, by its corners alone.
+    let mut seen = vec![false; h];
+    let mut pieces = Vec::new();
+    for first in 0..h {
+        if !alive[first] || seen[first] {
+            continue;
+        }
+        let mut piece = Vec::new();
+        let mut e = first;
+        loop {
+            seen[e] = true;
+            if turn(from[prev[e] as usize], from[e], to[e]) > 0.0 {
+                piece.push(from[e]);
+            }
+            e = next[e] as usize;
+            if e == first {
+                break;
+            }
+        }
+        pieces.push(piece);
+    }
+    pieces
 }
 
-/// The union of two counter-clockwise pieces across their shared edge: `first` holds
-/// `a → b`, `second` holds `b → a`.
-fn join(first: &[u32], second: &[u32], a: u32, b: u32) -> Option<Vec<u32>> {
-    let i = first.iter().position(|&v| v == b)?;
-    let j = second.iter().position(|&v| v == a)?;
-    // `first` from `b` round to `a`, then `second` from `a` (exclusive) round to `b`
-    // (exclusive).
-    let mut joined: Vec<u32> = (0..first.len())
-        .map(|k| first[(i + k) % first.len()])
-        .collect();
-    joined.extend((1..second.len() - 1).map(|k| second[(j + k) % second.len()]));
-    Some(joined)
-}
-
-/// `true` if the counter-clockwise `piece` turns strictly left at the points `at`.
-fn strictly_convex_at(points: &[Vec2], piece: &[u32], at: &[u32]) -> bool {
-    let n = piece.len();
-    at.iter().all(|&v| {
-        let Some(i) = piece.iter().position(|&p| p == v) else {
-            return false;
-        };
-        let p = |k: usize| points[piece[k] as usize];
-        orient2d(p((i + n - 1) % n), p(i), p((i + 1) % n)) > 0.0
-    })
+/// The piece triangle `p` is part of: the root of its tree in `parent` (paths halved on the
+/// way).
+fn root(parent: &mut [u32], mut p: usize) -> usize {
+    while parent[p] as usize != p {
+        let up = parent[parent[p] as usize];
+        parent[p] = up;
+        p = up as usize;
+    }
+    p
 }
 
 #[cfg(test)]

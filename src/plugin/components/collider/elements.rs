@@ -4,6 +4,7 @@
 use super::super::Composites;
 use super::super::placement::plane_of_isometry;
 use super::Collider;
+use crate::geometry::robust::orient2d;
 use crate::narrow::{ConvexPath, ConvexShape, Feature, PartFeature, Shape};
 use bevy::ecs::prelude::*;
 use bevy::math::{Affine2, Vec2};
@@ -94,18 +95,15 @@ impl Collider {
             Collider::Polyline { .. } => Some(edge_feature(element, along)),
             Collider::Polygon { points, pieces } => {
                 let piece = pieces.get(element as usize)?;
-                let n = points.len() as u32;
                 match local? {
                     Feature::Vertex(i) => piece.get(i as usize).map(|&v| Feature::Vertex(v)),
                     Feature::Edge { index, along } => {
                         let s = *piece.get(index as usize)?;
                         let e = piece[(index as usize + 1) % piece.len()];
-                        Some(if (s + 1) % n == e {
-                            Feature::Edge { index: s, along }
-                        } else if along < 0.5 {
-                            Feature::Vertex(s)
-                        } else {
-                            Feature::Vertex(e)
+                        Some(match outline_edge(points, s, e, along) {
+                            Some(feature) => feature,
+                            None if along < 0.5 => Feature::Vertex(s),
+                            None => Feature::Vertex(e),
                         })
                     }
                     Feature::Part { .. } => None,
@@ -155,6 +153,48 @@ impl Collider {
                     plane.transform_point2(w[1]),
                 )
             })
+    }
+}
+
+/// The polygon's own edge under the point `along` a piece's edge from its point `s` to its
+/// point `e` (in the polygon's winding), if that piece edge runs along the outline: from `s`
+/// to `e` through points where the outline runs straight on, none of them a corner of the
+/// piece. `None` for a diagonal (inside the polygon).
+fn outline_edge(points: &[Vec2], s: u32, e: u32, along: f32) -> Option<Feature> {
+    let n = points.len() as u32;
+    let (from, to) = (points[s as usize], points[e as usize]);
+    let d = to - from;
+    let mut j = s;
+    let mut reached = 0.0;
+    loop {
+        let next = (j + 1) % n;
+        let q = points[next as usize];
+        if next != e && orient2d(from, to, q) != 0.0 {
+            return None;
+        }
+        // How far along `s → e` the point `next` is (1 at `e`).
+        let at = if next == e {
+            1.0
+        } else {
+            (q - from).dot(d) / d.length_squared()
+        };
+        if along <= at || next == e {
+            let span = at - reached;
+            let on = if span > 0.0 {
+                ((along - reached) / span).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            return Some(Feature::Edge {
+                index: j,
+                along: on,
+            });
+        }
+        reached = at;
+        j = next;
+        if j == s {
+            return None;
+        }
     }
 }
 

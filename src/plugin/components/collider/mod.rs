@@ -166,13 +166,38 @@ pub enum Collider {
 /// (A collider edited through reflection or deserialized is checked by the plugin when it
 /// is swept, as every collider is: one that is not usable is skipped with its
 /// [`SkipReason`].)
-#[derive(Reflect, Clone, Debug, PartialEq)]
+#[derive(Reflect, Clone, PartialEq)]
+#[reflect(where T: Clone)]
 #[cfg_attr(
     feature = "serialize",
     derive(serde::Serialize, serde::Deserialize),
     serde(transparent)
 )]
-pub struct Checked<T>(T);
+pub struct Checked<T>(
+    T,
+    /// The fingerprint of the collider its constructor checked, if one did (not kept by
+    /// reflection or serde): a polygon with it is not cut again to be checked.
+    #[reflect(ignore)]
+    #[cfg_attr(feature = "serialize", serde(skip))]
+    Seal,
+);
+
+/// [`Checked`]'s record that a constructor checked the collider: the collider's
+/// fingerprint then (`0`: none did). It is no part of the value: any two are equal.
+#[derive(Clone, Copy, Default)]
+struct Seal(u64);
+
+impl PartialEq for Seal {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<T: core::fmt::Debug> core::fmt::Debug for Checked<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_tuple("Checked").field(&self.0).finish()
+    }
+}
 
 impl<T> core::ops::Deref for Checked<T> {
     type Target = T;
@@ -196,6 +221,11 @@ impl<T> Checked<T> {
     #[must_use]
     pub fn into_inner(self) -> T {
         self.0
+    }
+
+    /// `value`, checked by the caller (a constructor).
+    fn new(value: T) -> Self {
+        Self(value, Seal(0))
     }
 }
 
@@ -331,7 +361,7 @@ impl Collider {
     #[must_use]
     pub fn convex_polygon(points: &[Vec2]) -> Option<Self> {
         is_strictly_convex(points).then(|| Collider::ConvexPolygon {
-            vertices: Checked(points.to_vec()),
+            vertices: Checked::new(points.to_vec()),
         })
     }
 
@@ -352,7 +382,7 @@ impl Collider {
     #[must_use]
     pub fn polyline(points: &[Vec2]) -> Option<Self> {
         (points.len() >= 2 && points.iter().all(|p| p.is_finite())).then(|| Collider::Polyline {
-            points: Checked(points.to_vec()),
+            points: Checked::new(points.to_vec()),
         })
     }
 
@@ -364,14 +394,17 @@ impl Collider {
     /// It is exact like every other shape, and one collider: its inside is inside (a point
     /// that enters it is `Started` once, and `Ended` when it leaves), a point through a notch
     /// touches nothing, and an event's [`Feature`](crate::narrow::Feature) names the polygon's own edge or vertex,
-    /// numbered as `points` are. It is swept as strictly convex pieces cut along diagonals
-    /// between its points (an exact ear-clipping triangulation, merged while the pieces stay
-    /// convex and within 8 points); no contact is ever placed on a diagonal. Strictly convex
-    /// points within 8 give a [`Collider::ConvexPolygon`], one piece. In a release build a
-    /// terrain outline of 1,000 points is cut in about 1 ms and one of 10,000 in 17 ms; a
-    /// star of 10,000 points with long, overlapping edges takes 0.18 s (checking that no
-    /// edges cross reads every pair whose spans overlap): cut large outlines once, and
-    /// clone the collider.
+    /// numbered as `points` are. It is swept as strictly convex pieces of at most 8 corners
+    /// cut along diagonals between its points (an exact constrained Delaunay triangulation,
+    /// merged while the pieces stay convex); no contact is ever placed on a diagonal. A point
+    /// where the outline runs straight on is no corner of a piece, so a floor drawn with a
+    /// point every few units is as few pieces as its corners make, and a slider along it
+    /// meets one face. Strictly convex points within 8 give a [`Collider::ConvexPolygon`],
+    /// one piece. The cut costs `n log n` in the points (`docs/benchmarks.md` has its
+    /// times for outlines of 50,000 points): cut large outlines once, and clone the
+    /// collider. A polygon built through reflection or deserialized is checked by the plugin
+    /// as this checks it (an outline that is not simple, or pieces that are not this cut,
+    /// are skipped with [`SkipReason::NotSimple`]).
     ///
     /// Like a polyline, a polygon of more than one piece cannot answer hits (a
     /// [`Response`](crate::prelude::Response) or
@@ -399,16 +432,28 @@ impl Collider {
             return Some(convex);
         }
         let pieces = decompose(points)?;
-        (pieces.len() <= MAX_ELEMENTS as usize).then(|| Collider::Polygon {
-            points: Checked(points.to_vec()),
-            pieces: Checked(pieces),
-        })
+        if pieces.len() > MAX_ELEMENTS as usize {
+            return None;
+        }
+        let mut polygon = Collider::Polygon {
+            points: Checked::new(points.to_vec()),
+            pieces: Checked::new(pieces),
+        };
+        // Sealed: the plugin need not cut it again to check it.
+        let seal = Seal(polygon.fingerprint());
+        if let Collider::Polygon { pieces, .. } = &mut polygon {
+            pieces.1 = seal;
+        }
+        Some(polygon)
     }
 
     /// Several shapes as one collider, each part at its pose in the collider's frame (the
     /// entity's transform places the whole); `None` if `parts` is empty, a part is unusable
     /// (see [`problem`](Self::problem)), a part is itself a compound, or a pose is not
-    /// finite.
+    /// finite or its rotation zero. Each pose's rotation is normalised (a `Rot2` of any
+    /// nonzero length turns its part, never scales it); a compound edited through
+    /// reflection or deserialized with a rotation off unit length by more than `1e-4` is
+    /// skipped with [`SkipReason::NonUnitRotation`].
     ///
     /// Events name the compound's entity, and their [`Feature`](crate::narrow::Feature) is a
     /// [`Feature::Part`](crate::narrow::Feature::Part): which part, and where on it. Parts never collide with each other.
@@ -432,8 +477,20 @@ impl Collider {
     /// ```
     #[must_use]
     pub fn compound(parts: &[(Isometry2d, Collider)]) -> Option<Self> {
+        // A rotation is a direction: made unit length, so that it never scales its part.
+        let parts = parts
+            .iter()
+            .map(|(pose, part)| {
+                let mut pose = *pose;
+                let length = pose.rotation.length();
+                if length.is_finite() && length > 0.0 {
+                    pose.rotation = pose.rotation.normalize();
+                }
+                (pose, part.clone())
+            })
+            .collect();
         let shape = Collider::Compound {
-            parts: Checked(parts.to_vec()),
+            parts: Checked::new(parts),
         };
         shape.problem().is_none().then_some(shape)
     }
@@ -491,6 +548,14 @@ impl Collider {
                 ref points,
                 ref pieces,
             } if !pieces_are_convex(points, pieces) => Some(SkipReason::NotConvex),
+            Collider::Polygon {
+                ref points,
+                ref pieces,
+            } if pieces.1.0 != self.fingerprint()
+                && decompose(points).as_deref() != Some(&pieces[..]) =>
+            {
+                Some(SkipReason::NotSimple)
+            }
             Collider::Compound { ref parts } => compound_problem(parts),
             _ => None,
         }
@@ -532,6 +597,11 @@ fn pieces_are_convex(points: &[Vec2], pieces: &[Vec<u32>]) -> bool {
         })
 }
 
+/// How far from 1 the length of a compound part's rotation may be: a unit rotation rounded
+/// (a few ulps) or normalised in `f32` is well within; a rotation this far off would scale
+/// its part by that much.
+const ROTATION_SLACK: f32 = 1e-4;
+
 /// Why a compound's parts cannot be swept, if they cannot: none, a pose that is not finite,
 /// a part that is a compound or cannot be swept itself, too many elements.
 fn compound_problem(parts: &[(Isometry2d, Collider)]) -> Option<SkipReason> {
@@ -543,6 +613,9 @@ fn compound_problem(parts: &[(Isometry2d, Collider)]) -> Option<SkipReason> {
         let turn = Vec2::new(pose.rotation.cos, pose.rotation.sin);
         if !pose.translation.is_finite() || !turn.is_finite() {
             return Some(SkipReason::NonFiniteShape);
+        }
+        if (turn.length() - 1.0).abs() > ROTATION_SLACK {
+            return Some(SkipReason::NonUnitRotation);
         }
         if matches!(part, Collider::Compound { .. }) {
             return Some(SkipReason::NestedCompound);
