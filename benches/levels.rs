@@ -106,11 +106,13 @@ fn stats(name: &str, app: &App) {
 #[derive(Component)]
 struct Rain;
 
-fn rain(mut drops: Query<&mut Transform, With<Rain>>) {
-    for mut t in &mut drops {
+fn rain(mut commands: Commands, mut drops: Query<(Entity, &mut Transform), With<Rain>>) {
+    for (entity, mut t) in &mut drops {
         if t.translation.y < -12_000.0 {
             t.translation.y = 12_000.0;
             t.translation.x = (t.translation.x * 7.31 + 1_234.5) % 9_000.0;
+            // Back to the top without sweeping the jump.
+            commands.entity(entity).insert(Teleport);
         }
     }
 }
@@ -121,9 +123,18 @@ fn rain(mut drops: Query<&mut Transform, With<Rain>>) {
 struct OnLevel;
 
 fn keep_on_level(
-    mut movers: Query<(&mut Transform, &mut Velocity, Has<KinematicCharacter>), With<OnLevel>>,
+    mut commands: Commands,
+    mut movers: Query<
+        (
+            Entity,
+            &mut Transform,
+            &mut Velocity,
+            Has<KinematicCharacter>,
+        ),
+        With<OnLevel>,
+    >,
 ) {
-    for (mut t, mut v, character) in &mut movers {
+    for (entity, mut t, mut v, character) in &mut movers {
         if character {
             v.0.y -= 900.0 / 64.0;
             if (t.translation.x < 50.0 && v.0.x < 0.0)
@@ -134,6 +145,7 @@ fn keep_on_level(
         } else if !(0.0..=20_000.0).contains(&t.translation.x) || t.translation.y < -400.0 {
             t.translation.x = t.translation.x.rem_euclid(20_000.0);
             t.translation.y = 250.0;
+            commands.entity(entity).insert(Teleport);
         }
     }
 }

@@ -97,7 +97,7 @@ fn constrained_delaunay(points: &[Vec2], order: &[u32]) -> Option<Vec<[u32; 3]>>
     let mut conflict = false;
     let cdt =
         ConstrainedDelaunayTriangulation::<Point2<f64>>::try_bulk_load_cdt(vertices, edges, |_| {
-            conflict = true
+            conflict = true;
         })
         .ok()?;
     if conflict || cdt.num_vertices() != m || cdt.num_constraints() != m {
