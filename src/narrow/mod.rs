@@ -68,6 +68,11 @@ pub(crate) use batch::relative as point_box_relative;
 #[cfg(feature = "plugin")]
 pub(crate) use intervals::contact_intervals_of_valid;
 pub use intervals::{Intervals, contact_intervals, convex_contact_intervals};
+#[cfg_attr(
+    not(feature = "plugin"),
+    allow(unused_imports, reason = "used by the plugin")
+)]
+pub(crate) use penetration::{ALL_EDGES, on_exits, penetration_through};
 pub use penetration::{Penetration, penetration};
 pub use shape::{ConvexPath, ConvexShape, ConvexVertices, Shape, ShapePath};
 #[cfg(feature = "plugin")]

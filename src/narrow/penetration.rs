@@ -1,6 +1,7 @@
 //! How deep one shape is inside another, and the shortest way out.
 
 use super::shape::Shape;
+use super::witness::Feature;
 use super::witness::as_convex;
 use bevy_math::{DVec2, Vec2};
 
@@ -34,6 +35,34 @@ pub struct Penetration {
 /// ```
 #[must_use]
 pub fn penetration(a: &Shape, b: &Shape) -> Option<Penetration> {
+    penetration_through(a, b, ALL_EDGES)
+}
+
+/// Every edge of a shape is one a penetration may leave it through ([`penetration_through`]).
+pub(crate) const ALL_EDGES: u8 = u8::MAX;
+
+/// `true` if a contact at `feature` of a shape of `vertices` vertices is on its `exits`
+/// (bit `i`: the edge from vertex `i` to the next): inside such an edge, or at a vertex
+/// both of whose edges are. A one-way concave polygon blocks only there: on its outline.
+pub(crate) fn on_exits(feature: Option<Feature>, exits: u8, vertices: usize) -> bool {
+    if exits == ALL_EDGES || vertices < 3 {
+        return true;
+    }
+    let exit = |i: u32| exits & (1 << (i % 8)) != 0;
+    match feature {
+        Some(Feature::Edge { index, .. }) => exit(index),
+        Some(Feature::Vertex(i)) => exit(i) && exit((i + vertices as u32 - 1) % vertices as u32),
+        _ => true,
+    }
+}
+
+/// [`penetration`], leaving `b` only through its edges in `exits` (bit `i`: the edge from
+/// vertex `i` to the next): the way out of a concave polygon's piece goes through the
+/// polygon's outline, never across a diagonal into the next piece. A direction leaves
+/// through what `b` reaches furthest along it: an edge, which must be an exit, or a vertex,
+/// both of whose edges must be. If no direction leaves through exits (a piece inside the
+/// polygon, none of whose edges is on the outline), the shortest way across any edge.
+pub(crate) fn penetration_through(a: &Shape, b: &Shape, exits: u8) -> Option<Penetration> {
     if !(a.is_valid() && b.is_valid()) {
         return None;
     }
@@ -57,7 +86,32 @@ pub fn penetration(a: &Shape, b: &Shape) -> Option<Penetration> {
         let a_back = pa.iter().map(|p| p.dot(d)).fold(f64::INFINITY, f64::min);
         b_reach - a_back + radius
     };
+    // Whether the way out along `d` (unit) leaves `b` through its exits: what `b` reaches
+    // furthest along `d`, an edge (two neighbours within rounding of the furthest) or a
+    // vertex (both of its edges).
+    let restricted = exits != ALL_EDGES && pb.len() >= 3;
+    let scale = pb.iter().fold(1.0_f64, |m, q| m.max(q.abs().max_element()));
+    let leaves = |d: DVec2| {
+        if !restricted {
+            return true;
+        }
+        let n = pb.len();
+        let reach: Vec<f64> = pb.iter().map(|q| q.dot(d)).collect();
+        let far = reach.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let at = |i: usize| reach[i] >= far - 1e-12 * scale;
+        let exit = |i: usize| exits & (1 << (i % 8)) != 0;
+        (0..n).filter(|&i| at(i)).all(|i| {
+            let (before, after) = ((i + n - 1) % n, (i + 1) % n);
+            match (at(before), at(after)) {
+                (_, true) => exit(i),
+                (true, false) => exit(before),
+                (false, false) => exit(before) && exit(i),
+            }
+        })
+    };
     let mut best: Option<(f64, DVec2)> = None;
+    // The best way across any edge, for a piece with no way out through its exits.
+    let mut any: Option<(f64, DVec2)> = None;
     // A direction that needs no push separates the two: no overlap (most pairs asked).
     let mut apart = false;
     let mut try_direction = |d: DVec2| {
@@ -67,7 +121,10 @@ pub fn penetration(a: &Shape, b: &Shape) -> Option<Penetration> {
         if let Some(d) = d.try_normalize() {
             let t = push(d);
             apart = t <= 0.0;
-            if best.is_none_or(|(bt, _)| t < bt) {
+            if any.is_none_or(|(bt, _)| t < bt) {
+                any = Some((t, d));
+            }
+            if best.is_none_or(|(bt, _)| t < bt) && leaves(d) {
                 best = Some((t, d));
             }
         }
@@ -92,10 +149,9 @@ pub fn penetration(a: &Shape, b: &Shape) -> Option<Penetration> {
     if apart {
         return None;
     }
+    let best = best.or(any);
     // Two concentric disks (or points): any direction is the shortest.
-    if best.is_none() {
-        best = Some((push(DVec2::X), DVec2::X));
-    }
+    let best = best.or_else(|| Some((push(DVec2::X), DVec2::X)));
     let (depth, direction) = best?;
     (depth > 0.0).then(|| Penetration {
         depth: depth as f32,

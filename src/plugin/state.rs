@@ -1,7 +1,7 @@
 //! [`SweepState`]: everything the sweep keeps from one tick to the next, saved and restored
 //! as a value, for rollback.
 
-use super::components::Pending;
+use super::components::{Composites, Pending};
 use super::tick::gather::Resting;
 use super::tick::publish::Snapshot;
 use super::tick::report::TickCount;
@@ -20,7 +20,9 @@ use bevy::ecs::prelude::*;
 /// It holds each collider's [`SweptPath`] (where its motion starts), each
 /// [`CharacterState`] and [`CollidingEntities`], the [`Contacts`] and [`SkippedColliders`]
 /// resources, and the colliders as the last tick left them for the queries (which the next
-/// tick's characters and your systems ask). The broad phase's group of resting colliders is
+/// tick's characters and your systems ask), with the shapes that name a polygon's or a
+/// compound's features (so that a query right after a restore names the features it named
+/// at the save; shared, not copied, by each save). The broad phase's group of resting colliders is
 /// not in it: after a restore they are swept again until they come to rest again, which
 /// changes no event.
 ///
@@ -69,6 +71,9 @@ pub struct SweepState {
     skipped: SkippedColliders,
     /// The colliders as the last tick left them, which the queries read.
     snapshot: Snapshot,
+    /// The shapes that name the composite colliders' features (in entity order), so that a
+    /// query right after a restore names what it named at the save.
+    composites: Vec<(Entity, std::sync::Arc<Collider>)>,
     /// The report's tick count: the contacts' records are marked with it.
     tick: u64,
 }
@@ -102,6 +107,16 @@ impl SweepState {
             contacts: world.resource::<Contacts>().clone(),
             skipped: world.resource::<SkippedColliders>().clone(),
             snapshot: world.resource::<Snapshot>().clone(),
+            composites: {
+                let mut all: Vec<_> = world
+                    .resource::<Composites>()
+                    .0
+                    .iter()
+                    .map(|(e, c)| (*e, c.clone()))
+                    .collect();
+                all.sort_unstable_by_key(|(e, _)| *e);
+                all
+            },
             tick: world.resource::<TickCount>().0,
         }
     }
@@ -193,6 +208,10 @@ impl SweepState {
             .map(|(e, reason)| (map(e), reason))
             .collect();
         self.snapshot.map_entities(&map);
+        for (entity, _) in &mut self.composites {
+            *entity = map(*entity);
+        }
+        self.composites.sort_unstable_by_key(|(e, _)| *e);
         self
     }
 
@@ -241,6 +260,7 @@ impl SweepState {
         world.insert_resource(self.contacts.clone());
         world.insert_resource(self.skipped.clone());
         world.insert_resource(self.snapshot.clone());
+        world.insert_resource(Composites(self.composites.iter().cloned().collect()));
         // Records are marked with the tick they were last swept in: the count must only grow.
         let mut count = world.resource_mut::<TickCount>();
         count.0 = count.0.max(self.tick);

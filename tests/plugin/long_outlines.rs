@@ -275,3 +275,319 @@ fn reflected_polygons_and_compounds_are_checked() {
         );
     }
 }
+
+/// A comb of `teeth` teeth 100 tall and 1 wide, 4 apart, on a bar 10 thick: `4 * teeth + 2`
+/// points (the bench's comb).
+fn comb(teeth: usize) -> Vec<Vec2> {
+    let width = 4.0 * teeth as f32;
+    let mut points = vec![v(0.0, -10.0), v(width, -10.0)];
+    for k in (0..teeth).rev() {
+        let x = 4.0 * k as f32;
+        points.extend([
+            v(x + 3.0, 0.0),
+            v(x + 3.0, 100.0),
+            v(x + 2.0, 100.0),
+            v(x + 2.0, 0.0),
+        ]);
+    }
+    points
+}
+
+/// A moving outline of many pieces is never paired with itself: alone, it makes no
+/// candidate pair; a point falling onto a tooth meets it, one falling between two teeth
+/// reaches the bar, and two combs that cross meet.
+#[test]
+fn a_moving_outline_never_pairs_its_own_pieces() {
+    let mut app = app();
+    let teeth = comb(50);
+    let moving = app
+        .world_mut()
+        .spawn((
+            Collider::polygon(&teeth).unwrap(),
+            Transform::default(),
+            Velocity(v(2.0, 0.0)),
+        ))
+        .id();
+    for _ in 0..3 {
+        tick(&mut app);
+    }
+    assert_eq!(app.world().resource::<SweepStats>().candidate_pairs, 0);
+    // Onto the tooth from x = 42 to 43, and between teeth (x = 45) onto the bar at y = 0.
+    let (on_tooth, between) = (
+        app.world_mut()
+            .spawn((
+                Collider::point(),
+                Transform::from_xyz(42.6, 130.0, 0.0),
+                Velocity(v(0.0, -3000.0)),
+            ))
+            .id(),
+        app.world_mut()
+            .spawn((
+                Collider::point(),
+                Transform::from_xyz(45.1, 130.0, 0.0),
+                Velocity(v(0.0, -3000.0)),
+            ))
+            .id(),
+    );
+    let mut first = std::collections::HashMap::new();
+    for _ in 0..4 {
+        for e in tick(&mut app) {
+            if let Some(e) = e.seen_from(moving)
+                && e.kind == CollisionKind::Started
+            {
+                first.entry(e.other).or_insert(e.point);
+            }
+        }
+    }
+    let y = |e: Entity| first.get(&e).map(|p: &Vec2| p.y);
+    assert!(
+        y(on_tooth).is_some_and(|y| (y - 100.0).abs() < 1e-3),
+        "{first:?}"
+    );
+    assert!(y(between).is_some_and(|y| y.abs() < 1e-3), "{first:?}");
+    // A second comb, turned upside down and moving into the first: they meet.
+    let other = app.world_mut().spawn((
+        Collider::polygon(&teeth).unwrap(),
+        Transform::from_xyz(200.5, 240.0, 0.0)
+            .with_rotation(Quat::from_rotation_z(core::f32::consts::PI)),
+        Velocity(v(0.0, -1000.0)),
+    ));
+    let other = other.id();
+    let mut met = false;
+    for _ in 0..4 {
+        met |= tick(&mut app)
+            .iter()
+            .any(|e| e.seen_from(moving).is_some_and(|e| e.other == other));
+    }
+    assert!(met, "two combs that cross meet");
+}
+
+/// The 50,000-point comb of the issue is built, spawned, moved and ticked in the plain
+/// test build (its timing is `benches/levels.rs`'s).
+#[test]
+fn a_comb_of_50000_points_is_cut_moved_and_ticked() {
+    let points = comb(12_500);
+    assert_eq!(points.len(), 50_002);
+    let shape = Collider::polygon(&points).expect("a simple outline");
+    let Collider::Polygon { pieces, .. } = &shape else {
+        panic!("a comb is no convex polygon");
+    };
+    // Each tooth is one piece, and the bar under them one more.
+    assert_eq!(pieces.len(), 12_501);
+    let mut app = app();
+    let comb = app
+        .world_mut()
+        .spawn((shape, Transform::default(), Velocity(v(1.0, 0.0))))
+        .id();
+    let drop = app
+        .world_mut()
+        .spawn((
+            Collider::circle(0.25),
+            Transform::from_xyz(40_002.5, 130.0, 0.0),
+            Velocity(v(0.0, -3000.0)),
+        ))
+        .id();
+    let mut met = false;
+    for _ in 0..3 {
+        met |= tick(&mut app)
+            .iter()
+            .any(|e| e.seen_from(drop).is_some_and(|e| e.other == comb));
+    }
+    assert_eq!(
+        app.world().resource::<SkippedColliders>().reason(comb),
+        None
+    );
+    assert!(met, "a drop onto a tooth far along meets it");
+}
+
+/// Restored into a fresh app (mapped onto its entities), the queries before the next tick
+/// name the features they named at the save: the U's notch floor, a compound's part.
+#[test]
+fn queries_right_after_a_restore_name_the_same_features() {
+    let table = || {
+        Collider::compound(&[
+            (
+                Isometry2d::from_xy(0.0, 10.0),
+                Collider::rectangle(v(20.0, 2.0)),
+            ),
+            (
+                Isometry2d::from_xy(-18.0, 0.0),
+                Collider::rectangle(v(2.0, 8.0)),
+            ),
+            (
+                Isometry2d::from_xy(18.0, 0.0),
+                Collider::rectangle(v(2.0, 8.0)),
+            ),
+        ])
+        .unwrap()
+    };
+    let spawn = |app: &mut App| {
+        let world = app.world_mut();
+        // Something first, so that the fresh app's entities are not the first app's ids.
+        world.spawn_empty();
+        (
+            world
+                .spawn((Collider::polygon(&cup()).unwrap(), Transform::default()))
+                .id(),
+            world
+                .spawn((table(), Transform::from_xyz(200.0, 0.0, 0.0)))
+                .id(),
+        )
+    };
+    let ask = |app: &mut App| {
+        with_query(app, |query| {
+            let filter = QueryFilter::default();
+            let notch = query.cast_ray(v(30.0, 100.0), Dir2::NEG_Y, f32::MAX, &filter);
+            let leg = query.cast_ray(v(300.0, 0.0), Dir2::NEG_X, f32::MAX, &filter);
+            (notch.and_then(|h| h.feature), leg.and_then(|h| h.feature))
+        })
+    };
+    let mut first = app();
+    let (cup_a, table_a) = spawn(&mut first);
+    tick(&mut first);
+    let saved = SweepState::save(first.world_mut());
+    let asked = ask(&mut first);
+    assert!(
+        matches!(asked.0, Some(Feature::Edge { index: 4, .. })),
+        "{asked:?}"
+    );
+    assert!(
+        matches!(asked.1, Some(Feature::Part { part: 2, .. })),
+        "{asked:?}"
+    );
+    let mut fresh = app();
+    fresh.world_mut().spawn_empty();
+    let (cup_b, table_b) = spawn(&mut fresh);
+    assert_ne!(cup_a, cup_b);
+    saved
+        .mapped(|e| match e {
+            e if e == cup_a => cup_b,
+            e if e == table_a => table_b,
+            e => e,
+        })
+        .restore(fresh.world_mut());
+    assert_eq!(ask(&mut fresh), asked);
+}
+
+/// Push-out of a concave polygon goes through its outline, never across a diagonal of its
+/// pieces: a ball of radius 1 at (2, 2) in the U is 3 deep (out through the left side or
+/// the bottom), not 1 across a diagonal; the `unstick` recipe (pushed out along
+/// `penetration`, a few times, for a shape between several pieces) frees every place on a
+/// grid over the U; and a sliding ball spawned inside is left outside.
+#[test]
+fn push_out_of_a_concave_polygon_goes_through_its_outline() {
+    let mut world = app();
+    world
+        .world_mut()
+        .spawn((Collider::polygon(&cup()).unwrap(), Transform::default()));
+    tick(&mut world);
+    let ball = Collider::circle(1.0);
+    let filter = QueryFilter::default();
+    with_query(&mut world, |query| {
+        let out = query
+            .penetration(&ball, Isometry2d::from_xy(2.0, 2.0), &filter)
+            .expect("inside the U");
+        assert_close(out.depth, 3.0, 1e-4, "out through the side or the bottom");
+        assert!(
+            out.direction == Vec2::NEG_X || out.direction == Vec2::NEG_Y,
+            "{out:?}"
+        );
+        let mut stuck = Vec::new();
+        for i in 0..=60 {
+            for j in 0..=50 {
+                let mut at = v(i as f32 + 0.25, j as f32 + 0.25);
+                for _ in 0..4 {
+                    match query.penetration(&ball, Isometry2d::from_translation(at), &filter) {
+                        Some(p) => at += p.direction * p.depth,
+                        None => break,
+                    }
+                }
+                // Free: nothing overlaps it beyond rounding.
+                if query
+                    .penetration(&ball, Isometry2d::from_translation(at), &filter)
+                    .is_some_and(|p| p.depth > 1e-3)
+                {
+                    stuck.push(at);
+                }
+            }
+        }
+        assert!(
+            stuck.is_empty(),
+            "{} places left inside: {stuck:?}",
+            stuck.len()
+        );
+    });
+    for at in [v(18.0, 18.0), v(10.0, 10.0), v(2.0, 2.0)] {
+        let mut app = app();
+        app.world_mut()
+            .spawn((Collider::polygon(&cup()).unwrap(), Transform::default()));
+        let mover = app
+            .world_mut()
+            .spawn((
+                Collider::circle(1.0),
+                Transform::from_translation(at.extend(0.0)),
+                Velocity(Vec2::ZERO),
+                Response::Slide,
+            ))
+            .id();
+        for _ in 0..3 {
+            tick(&mut app);
+        }
+        let end = app
+            .world()
+            .get::<Transform>(mover)
+            .unwrap()
+            .translation
+            .truncate();
+        let left = with_query(&mut app, |query| {
+            let others = QueryFilter::default().excluding(mover);
+            query.penetration(&ball, Isometry2d::from_translation(end), &others)
+        });
+        assert!(
+            left.is_none_or(|p| p.depth < 1e-3),
+            "spawned at {at}: at {end}, still {left:?} inside"
+        );
+    }
+}
+
+/// A one-way concave polygon judges by its outline: a ball inside it moving down falls out
+/// of its bottom untouched by the diagonals between its pieces, and one falling onto the top
+/// of an arm from above bounces there.
+#[test]
+fn a_one_way_concave_platform_blocks_from_above_on_its_outline_only() {
+    for (start, blocked) in [
+        (v(8.0, 30.0), false),
+        (v(8.0, 70.0), true),
+        (v(18.5, 18.5), false),
+    ] {
+        let mut app = app();
+        app.world_mut().spawn((
+            Collider::polygon(&cup()).unwrap(),
+            Transform::default(),
+            OneWay(Dir2::Y),
+        ));
+        let ball = app
+            .world_mut()
+            .spawn((
+                Collider::circle(1.0),
+                Transform::from_translation(start.extend(0.0)),
+                Velocity(v(0.0, -640.0)),
+                Response::Bounce { restitution: 1.0 },
+            ))
+            .id();
+        for _ in 0..12 {
+            tick(&mut app);
+        }
+        let at = app.world().get::<Transform>(ball).unwrap().translation;
+        let vel = app.world().get::<Velocity>(ball).unwrap().0;
+        assert_eq!(vel.x, 0.0, "from {start}: deflected to {vel}");
+        if blocked {
+            assert!(
+                vel.y > 0.0 && at.y > 51.0 - 1e-3,
+                "from {start}: at {at}, {vel}"
+            );
+        } else {
+            assert!(vel.y < 0.0 && at.y < -1.0, "from {start}: at {at}, {vel}");
+        }
+    }
+}

@@ -11,7 +11,8 @@
 
 use super::{CastOptions, PenetrationHit, QueryFilter, RayHit, ShapeCastHit};
 use crate::narrow::{
-    Shape, ShapePath, Witness, contact_intervals, contact_normal, penetration, project, witness,
+    ALL_EDGES, Shape, ShapePath, Witness, as_convex, contact_intervals, contact_normal, on_exits,
+    penetration_through, project, witness,
 };
 use crate::plugin::components::Composites;
 use crate::plugin::tick::entries::{BoxIndex, Entries, Entry};
@@ -293,7 +294,14 @@ impl<'a> Scene<'a> {
         let hit = found.iter().find_map(|c| {
             let path = &paths[c.path];
             let flush = |at: Vec2, near: f32| self.solids_at(at, near, filter, skip, c.body);
-            let (w, normal) = blocking_normal(path, &c.target, c.t, options, c.one_way, flush)?;
+            let exits = match (c.one_way, self.composites) {
+                (Some(_), Some(composites)) => {
+                    composites.exits(c.body.entity, c.body.chain().then(|| c.body.edge()))
+                }
+                _ => ALL_EDGES,
+            };
+            let (w, normal) =
+                blocking_normal(path, &c.target, c.t, options, (c.one_way, exits), flush)?;
             Some(ShapeCastHit {
                 entity: c.body.entity,
                 time: c.t,
@@ -340,7 +348,11 @@ impl<'a> Scene<'a> {
                     {
                         return;
                     }
-                    if let Some(p) = penetration(probe, &self.shape(group, i))
+                    // Out of a concave polygon's piece through the outline only.
+                    let exits = self.composites.map_or(ALL_EDGES, |c| {
+                        c.exits(body.entity, body.chain().then(|| body.edge()))
+                    });
+                    if let Some(p) = penetration_through(probe, &self.shape(group, i), exits)
                         && best.is_none_or(|b| (p.depth, body.entity) > (b.depth, b.entity))
                     {
                         best = Some(PenetrationHit {
@@ -480,10 +492,21 @@ fn blocking_normal(
     target: &ShapePath,
     t: f32,
     options: &CastOptions,
-    one_way: Option<Vec2>,
+    (one_way, exits): (Option<Vec2>, u8),
     neighbours: impl FnOnce(Vec2, f32) -> Vec<Shape>,
 ) -> Option<(Witness, Vec2)> {
     let w = witness(path, target, t, false);
+    // A one-way concave polygon blocks on its outline only (`exits`: its piece's edges on
+    // the outline), never on a diagonal inside it.
+    if one_way.is_some()
+        && !on_exits(
+            w.feature_b,
+            exits,
+            as_convex(&target.at(t)).vertices().len(),
+        )
+    {
+        return None;
+    }
     let starts_touching = options.ignore_touching_leaving && t == 0.0;
     if !(one_way.is_some() || starts_touching || options.blocking_only) {
         return Some((w, w.normal));

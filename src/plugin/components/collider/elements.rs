@@ -5,7 +5,7 @@ use super::super::Composites;
 use super::super::placement::plane_of_isometry;
 use super::Collider;
 use crate::geometry::robust::orient2d;
-use crate::narrow::{ConvexPath, ConvexShape, Feature, PartFeature, Shape};
+use crate::narrow::{ALL_EDGES, ConvexPath, ConvexShape, Feature, PartFeature, Shape};
 use bevy::ecs::prelude::*;
 use bevy::math::{Affine2, Vec2};
 
@@ -132,6 +132,39 @@ impl Collider {
         }
     }
 
+    /// Which edges of element `element` lie on the shape's outline, as
+    /// [`penetration_through`](crate::narrow::penetration_through)'s exits (bit `i`: the edge
+    /// from the element's vertex `i` to the next): for a polygon's piece, the edges along
+    /// the outline (the others are diagonals, inside the polygon); every edge for the other
+    /// shapes.
+    pub(crate) fn exits(&self, element: u32) -> u8 {
+        if let Collider::Compound { parts } = self {
+            let mut offset = 0;
+            for (_, part) in parts {
+                let count = part.element_count();
+                if element < offset + count {
+                    return part.exits(element - offset);
+                }
+                offset += count;
+            }
+            return ALL_EDGES;
+        }
+        let Collider::Polygon { points, pieces } = self else {
+            return ALL_EDGES;
+        };
+        let Some(piece) = pieces.get(element as usize) else {
+            return ALL_EDGES;
+        };
+        (0..piece.len().min(8)).fold(0, |mask, j| {
+            let (s, e) = (piece[j], piece[(j + 1) % piece.len()]);
+            if outline_edge(points, s, e, 0.5).is_some() {
+                mask | 1 << j
+            } else {
+                mask
+            }
+        })
+    }
+
     /// A polyline's edges in world space under the [plane part](crate::plugin::components::placement::plane_of) of its world
     /// transform, with their indices; edges between equal points are left out. Empty for
     /// the other shapes.
@@ -216,6 +249,15 @@ pub(crate) fn edge_feature(edge: u32, along: Option<f32>) -> Feature {
 }
 
 impl Composites {
+    /// The edges of `entity`'s element `element` a push out of it may leave through
+    /// ([`Collider::exits`]): every edge but for a polygon's piece.
+    pub(crate) fn exits(&self, entity: Entity, element: Option<u32>) -> u8 {
+        match (element, self.0.get(&entity)) {
+            (Some(k), Some(shape)) => shape.exits(k),
+            _ => ALL_EDGES,
+        }
+    }
+
     /// The public feature of a contact on `entity`'s element `element` (`None` for a shape
     /// of one element), from the element's own feature and, for a segment, where along it.
     pub(crate) fn feature(
@@ -242,7 +284,7 @@ impl Composites {
             collider,
             Collider::Polygon { .. } | Collider::Compound { .. }
         ) {
-            self.0.insert(entity, collider.clone());
+            self.0.insert(entity, std::sync::Arc::new(collider.clone()));
         } else {
             self.0.remove(&entity);
         }

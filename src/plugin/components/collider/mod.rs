@@ -629,10 +629,12 @@ fn compound_problem(parts: &[(Isometry2d, Collider)]) -> Option<SkipReason> {
 }
 
 /// The colliders whose events are named through their shape (polygons cut into pieces,
-/// compounds), by entity: a copy of each one's [`Collider`], kept by the prepare phase from
-/// the colliders added, changed and removed, and read by the report and the queries.
-#[derive(Resource, Default)]
-pub(crate) struct Composites(pub(crate) EntityHashMap<Collider>);
+/// compounds), by entity: a copy of each one's [`Collider`] (shared, so that a rollback's
+/// save of them costs a count each), kept by the prepare phase from the colliders added,
+/// changed and removed, read by the report and the queries, and saved and restored with the
+/// [`SweepState`](crate::prelude::SweepState).
+#[derive(Resource, Default, Clone)]
+pub(crate) struct Composites(pub(crate) EntityHashMap<std::sync::Arc<Collider>>);
 
 /// `true` for 3 to [`ConvexPath::MAX_VERTICES`](crate::narrow::ConvexPath::MAX_VERTICES) finite points in strictly convex position:
 /// every point strictly on one side of each edge it is not on, the same side for every edge

@@ -3,8 +3,8 @@
 
 use super::{Answer, Ask, MOST_HITS, Obstacles};
 use crate::narrow::{
-    PathKey, Penetration, Shape, ShapePath, Witness, contact_intervals_of_valid, contact_normal,
-    material_motion, ordered, path_key, penetration, witness,
+    PathKey, Penetration, Shape, ShapePath, Witness, as_convex, contact_intervals_of_valid,
+    contact_normal, material_motion, on_exits, ordered, path_key, penetration_through, witness,
 };
 use crate::plugin::answer::{Answering, answer_velocity};
 use crate::plugin::character::Piece;
@@ -250,6 +250,17 @@ impl Probe<'_> {
                 return;
             }
             let w = witness(self.sub, &along, s, false);
+            // A one-way concave polygon blocks on its outline only: inside it, a mover meets
+            // its pieces' diagonals, and passes them.
+            if direction.is_some() {
+                let exits = world
+                    .composites
+                    .exits(solid.entity, solid.chain().then(|| solid.edge()));
+                let vertices = as_convex(&along.at(s)).vertices().len();
+                if !on_exits(w.feature_b, exits, vertices) {
+                    continue;
+                }
+            }
             let relative = w.relative_motion;
             let (free, corner) = self.normal_at(slot, s, &along, &w);
             // Into the solid, beyond rounding (sliding along it is not, nor moving with it:
@@ -333,7 +344,11 @@ fn push_out(ask: &Ask, end: &mut Shape, world: Obstacles) -> bool {
                 return;
             }
             let there = world.entries.path(slot).end();
-            if let Some(p) = penetration(&shape, &there)
+            // Out of a concave polygon's piece through the outline only.
+            let exits = world
+                .composites
+                .exits(solid.entity, solid.chain().then(|| solid.edge()));
+            if let Some(p) = penetration_through(&shape, &there, exits)
                 && p.depth > ask.tolerance
                 && deepest.is_none_or(|(d, e)| (p.depth, solid.entity) > (d.depth, e))
             {

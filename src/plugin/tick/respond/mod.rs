@@ -39,6 +39,7 @@ use crate::SweepSettings;
 use crate::narrow::{Shape, ShapePath};
 use crate::plugin::answer::{Answering, clip};
 use crate::plugin::character::{Piece, Walks};
+use crate::plugin::components::Composites;
 use crate::plugin::components::placement::world_plane;
 use crate::plugin::query::{Scene, Searched};
 use crate::plugin::{KinematicCharacter, OneWay, Response, SweepStats, SweptPath, Velocity};
@@ -195,6 +196,9 @@ struct Obstacles<'a> {
     index: &'a BoxIndex,
     resting: &'a BoxIndex,
     one_way: &'a EntityHashMap<Vec2>,
+    /// The shapes of the polygons and compounds, for the edges a push out of one of their
+    /// pieces may leave through.
+    composites: &'a Composites,
 }
 
 impl Obstacles<'_> {
@@ -247,6 +251,7 @@ pub(crate) fn respond(
     solids: Res<Solids>,
     resting: Res<RestingColliders>,
     walks: Res<Walks>,
+    composites: Res<Composites>,
     mut paths: ResMut<Paths>,
     mut state: Local<Responders>,
     mut movers: Query<Mover>,
@@ -280,6 +285,7 @@ pub(crate) fn respond(
             index: &solids.index,
             resting: &resting.group.index,
             one_way: &solids.one_way,
+            composites: &composites,
         };
         let count = (asks.len() / 64).clamp(1, 32);
         let parts = &mut state.parts;
