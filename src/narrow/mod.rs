@@ -72,7 +72,7 @@ pub use intervals::{Intervals, contact_intervals, convex_contact_intervals};
     not(feature = "plugin"),
     allow(unused_imports, reason = "used by the plugin")
 )]
-pub(crate) use penetration::{ALL_EDGES, on_exits, penetration_through};
+pub(crate) use penetration::{ALL_EDGES, beyond_along, on_exits, penetration_through};
 pub use penetration::{Penetration, penetration};
 pub use shape::{ConvexPath, ConvexShape, ConvexVertices, Shape, ShapePath};
 #[cfg(feature = "plugin")]

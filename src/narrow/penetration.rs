@@ -35,11 +35,29 @@ pub struct Penetration {
 /// ```
 #[must_use]
 pub fn penetration(a: &Shape, b: &Shape) -> Option<Penetration> {
-    penetration_through(a, b, ALL_EDGES)
+    penetration_through(a, b, ALL_EDGES).map(|(way, _)| way)
 }
 
 /// Every edge of a shape is one a penetration may leave it through ([`penetration_through`]).
 pub(crate) const ALL_EDGES: u8 = u8::MAX;
+
+/// How far `a` must move along the unit direction `d` to lie wholly beyond `b` along it (the
+/// two rounded polygons' supports along `d`); `0` if it already does.
+pub(crate) fn beyond_along(a: &Shape, b: &Shape, d: Vec2) -> f32 {
+    let (ca, cb) = (as_convex(a), as_convex(b));
+    let d = d.as_dvec2();
+    let reach = cb
+        .vertices()
+        .iter()
+        .map(|q| q.as_dvec2().dot(d))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let back = ca
+        .vertices()
+        .iter()
+        .map(|p| p.as_dvec2().dot(d))
+        .fold(f64::INFINITY, f64::min);
+    ((reach - back + f64::from(ca.radius()) + f64::from(cb.radius())).max(0.0)) as f32
+}
 
 /// `true` if a contact at `feature` of a shape of `vertices` vertices is on its `exits`
 /// (bit `i`: the edge from vertex `i` to the next): inside such an edge, or at a vertex
@@ -62,7 +80,12 @@ pub(crate) fn on_exits(feature: Option<Feature>, exits: u8, vertices: usize) -> 
 /// through what `b` reaches furthest along it: an edge, which must be an exit, or a vertex,
 /// both of whose edges must be. If no direction leaves through exits (a piece inside the
 /// polygon, none of whose edges is on the outline), the shortest way across any edge.
-pub(crate) fn penetration_through(a: &Shape, b: &Shape, exits: u8) -> Option<Penetration> {
+///
+/// Also how deep the two overlap (the shortest way across any edge, [`penetration`]'s
+/// depth): of several pieces of one polygon, the one overlapped most is the one to leave
+/// first (a shape a hair into a thin piece under a thick one's top face is pushed up
+/// through that face, not down through the whole of the thin piece).
+pub(crate) fn penetration_through(a: &Shape, b: &Shape, exits: u8) -> Option<(Penetration, f32)> {
     if !(a.is_valid() && b.is_valid()) {
         return None;
     }
@@ -149,13 +172,15 @@ pub(crate) fn penetration_through(a: &Shape, b: &Shape, exits: u8) -> Option<Pen
     if apart {
         return None;
     }
-    let best = best.or(any);
     // Two concentric disks (or points): any direction is the shortest.
-    let best = best.or_else(|| Some((push(DVec2::X), DVec2::X)));
-    let (depth, direction) = best?;
-    (depth > 0.0).then(|| Penetration {
-        depth: depth as f32,
-        direction: direction.as_vec2(),
+    let any = any.unwrap_or_else(|| (push(DVec2::X), DVec2::X));
+    let (depth, direction) = best.unwrap_or(any);
+    (depth > 0.0 && any.0 > 0.0).then(|| {
+        let way = Penetration {
+            depth: depth as f32,
+            direction: direction.as_vec2(),
+        };
+        (way, any.0 as f32)
     })
 }
 

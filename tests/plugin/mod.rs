@@ -16,6 +16,7 @@ mod responders;
 mod resting;
 mod seams;
 mod shapes;
+mod sliding_oracle;
 mod switching;
 mod tiles;
 mod translating;

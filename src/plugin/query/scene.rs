@@ -11,8 +11,8 @@
 
 use super::{CastOptions, PenetrationHit, QueryFilter, RayHit, ShapeCastHit};
 use crate::narrow::{
-    ALL_EDGES, Shape, ShapePath, Witness, as_convex, contact_intervals, contact_normal, on_exits,
-    penetration_through, project, witness,
+    ALL_EDGES, Shape, ShapePath, Witness, as_convex, beyond_along, contact_intervals,
+    contact_normal, on_exits, penetration, penetration_through, project, witness,
 };
 use crate::plugin::components::Composites;
 use crate::plugin::tick::entries::{BoxIndex, Entries, Entry};
@@ -336,7 +336,9 @@ impl<'a> Scene<'a> {
         blocking: bool,
         skip: &[Entity],
     ) -> Option<PenetrationHit> {
-        let mut best: Option<PenetrationHit> = None;
+        // The hit, how deep the shape overlaps its collider (by which they are ranked), and
+        // the shape.
+        let mut best: Option<(PenetrationHit, f32, Shape)> = None;
         for probe in shapes {
             let bounds = ShapePath::still(*probe).swept_bounds();
             for group in &self.groups {
@@ -352,19 +354,69 @@ impl<'a> Scene<'a> {
                     let exits = self.composites.map_or(ALL_EDGES, |c| {
                         c.exits(body.entity, body.chain().then(|| body.edge()))
                     });
-                    if let Some(p) = penetration_through(probe, &self.shape(group, i), exits)
-                        && best.is_none_or(|b| (p.depth, body.entity) > (b.depth, b.entity))
+                    if let Some((p, overlap)) =
+                        penetration_through(probe, &self.shape(group, i), exits)
+                        && best
+                            .as_ref()
+                            .is_none_or(|(b, o, _)| (overlap, body.entity) > (*o, b.entity))
                     {
-                        best = Some(PenetrationHit {
+                        let hit = PenetrationHit {
                             entity: body.entity,
                             depth: p.depth,
                             direction: p.direction,
-                        });
+                        };
+                        best = Some((hit, overlap, *probe));
                     }
                 });
             }
         }
-        best
+        let (mut hit, _, probe) = best?;
+        hit.depth = self.through_whole(&probe, hit);
+        Some(hit)
+    }
+
+    /// How far the push `hit` of `probe` out of one piece of a polygon (or element of any
+    /// composite) goes on along its direction, so that it leaves the whole collider: a shape
+    /// wider than a thin part of the polygon, pushed out of one piece through the outline,
+    /// would still overlap the piece beyond it, whose way out is back (a push to and fro).
+    /// On along the same way past each piece it still overlaps, a few pieces at most.
+    fn through_whole(&self, probe: &Shape, hit: PenetrationHit) -> f32 {
+        let mut depth = hit.depth;
+        if self
+            .composites
+            .is_none_or(|c| !c.0.contains_key(&hit.entity))
+        {
+            return depth;
+        }
+        for _ in 0..8 {
+            let moved = probe.translated(hit.direction * depth);
+            let bounds = ShapePath::still(moved).swept_bounds();
+            // Rounding's share: a few ulps of the coordinates (placed by `f32` arithmetic,
+            // the shape may end a hair inside the next piece along the outline).
+            let rounding = bounds
+                .min
+                .abs()
+                .max(bounds.max.abs())
+                .max_element()
+                .max(1.0)
+                * (1.0 / (1 << 18) as f32);
+            let mut more = 0.0_f32;
+            for group in &self.groups {
+                group.index.broad.query(&bounds, |i| {
+                    if group.entry(i).entity == hit.entity {
+                        let piece = self.shape(group, i);
+                        if penetration(&moved, &piece).is_some_and(|p| p.depth > rounding) {
+                            more = more.max(beyond_along(&moved, &piece, hit.direction));
+                        }
+                    }
+                });
+            }
+            if more <= 0.0 {
+                break;
+            }
+            depth += more;
+        }
+        depth
     }
 
     /// The blocking colliders (not one-way) within `near` of `at` that `filter` accepts,

@@ -336,7 +336,7 @@ fn push_out(ask: &Ask, end: &mut Shape, world: Obstacles) -> bool {
     let deepest = |moved: Vec2| {
         let shape = start.translated(moved);
         let bounds = inflate(ShapePath::still(shape).swept_bounds());
-        let mut deepest: Option<(Penetration, Entity)> = None;
+        let mut deepest: Option<(Penetration, f32, Entity)> = None;
         let mut consider = |slot: Slot| {
             let solid = world.entries.entry(slot);
             if !solid.blocks() || solid.one_way() || !mover.interacts_with(solid) || solid.passed()
@@ -348,11 +348,11 @@ fn push_out(ask: &Ask, end: &mut Shape, world: Obstacles) -> bool {
             let exits = world
                 .composites
                 .exits(solid.entity, solid.chain().then(|| solid.edge()));
-            if let Some(p) = penetration_through(&shape, &there, exits)
-                && p.depth > ask.tolerance
-                && deepest.is_none_or(|(d, e)| (p.depth, solid.entity) > (d.depth, e))
+            if let Some((p, overlap)) = penetration_through(&shape, &there, exits)
+                && overlap > ask.tolerance
+                && deepest.is_none_or(|(_, o, e)| (overlap, solid.entity) > (o, e))
             {
-                deepest = Some((p, solid.entity));
+                deepest = Some((p, overlap, solid.entity));
             }
         };
         world.index.broad.query(&bounds, |k| {
@@ -361,7 +361,7 @@ fn push_out(ask: &Ask, end: &mut Shape, world: Obstacles) -> bool {
         world.resting.broad.query(&bounds, |k| {
             consider(Slot::resting(world.resting.entry(k)));
         });
-        deepest.map(|(p, _)| p)
+        deepest.map(|(p, ..)| p)
     };
     let moved = crate::plugin::answer::push_out(center_of(&start), ask.max_push, deepest);
     *end = start.translated(moved);
