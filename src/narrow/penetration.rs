@@ -43,6 +43,10 @@ pub(crate) const ALL_EDGES: u8 = u8::MAX;
 
 /// How far `a` must move along the unit direction `d` to lie wholly beyond `b` along it (the
 /// two rounded polygons' supports along `d`); `0` if it already does.
+#[cfg_attr(
+    not(feature = "plugin"),
+    allow(dead_code, reason = "used by the plugin")
+)]
 pub(crate) fn beyond_along(a: &Shape, b: &Shape, d: Vec2) -> f32 {
     let (ca, cb) = (as_convex(a), as_convex(b));
     let d = d.as_dvec2();
@@ -62,6 +66,10 @@ pub(crate) fn beyond_along(a: &Shape, b: &Shape, d: Vec2) -> f32 {
 /// `true` if a contact at `feature` of a shape of `vertices` vertices is on its `exits`
 /// (bit `i`: the edge from vertex `i` to the next): inside such an edge, or at a vertex
 /// both of whose edges are. A one-way concave polygon blocks only there: on its outline.
+#[cfg_attr(
+    not(feature = "plugin"),
+    allow(dead_code, reason = "used by the plugin")
+)]
 pub(crate) fn on_exits(feature: Option<Feature>, exits: u8, vertices: usize) -> bool {
     if exits == ALL_EDGES || vertices < 3 {
         return true;
