@@ -1,6 +1,7 @@
 //! Level geometry at the size games draw it: outlines thousands of units long with a point
 //! every few units, crates exactly one tile wide on seams, push-out of concave polygons.
 
+use super::polygons::{cup, table};
 use crate::common::*;
 use bevy::math::Isometry2d;
 use bevy::prelude::*;
@@ -168,20 +169,21 @@ fn a_crate_one_tile_wide_stays_on_a_floor_of_tiles() {
     }
 }
 
-/// The U of the issue: 60 wide, 50 tall, a notch 20 wide from y = 20 up.
-fn cup() -> Vec<Vec2> {
-    [
-        (0.0, 0.0),
-        (60.0, 0.0),
-        (60.0, 50.0),
-        (40.0, 50.0),
-        (40.0, 20.0),
-        (20.0, 20.0),
-        (20.0, 50.0),
-        (0.0, 50.0),
-    ]
-    .map(|(x, y)| v(x, y))
-    .to_vec()
+/// One tick of a ball of radius 2 falling from (10, 80) at 6,000 units/s onto `shape` at
+/// the origin: the app, the shape's entity, the tick's events.
+fn ball_onto(shape: &Collider) -> (App, Entity, Vec<CollisionEvent>) {
+    let mut app = app();
+    let level = app
+        .world_mut()
+        .spawn((shape.clone(), Transform::default()))
+        .id();
+    app.world_mut().spawn((
+        Collider::circle(2.0),
+        Transform::from_xyz(10.0, 80.0, 0.0),
+        Velocity(v(0.0, -6000.0)),
+    ));
+    let events = tick(&mut app);
+    (app, level, events)
 }
 
 /// Polygons and compounds built through reflection (a scene file, an inspector) are checked
@@ -218,17 +220,7 @@ fn reflected_polygons_and_compounds_are_checked() {
         ),
     ];
     for (shape, reason) in cases {
-        let mut app = app();
-        let level = app
-            .world_mut()
-            .spawn((shape.clone(), Transform::default()))
-            .id();
-        app.world_mut().spawn((
-            Collider::circle(2.0),
-            Transform::from_xyz(10.0, 80.0, 0.0),
-            Velocity(v(0.0, -6000.0)),
-        ));
-        let events = tick(&mut app);
+        let (app, level, events) = ball_onto(&shape);
         assert_eq!(
             app.world().resource::<SkippedColliders>().reason(level),
             Some(reason),
@@ -249,17 +241,7 @@ fn reflected_polygons_and_compounds_are_checked() {
     )])
     .expect("a rotation of any length is a direction");
     for shape in [Collider::polygon(&cup()).unwrap(), compound] {
-        let mut app = app();
-        let level = app
-            .world_mut()
-            .spawn((shape.clone(), Transform::default()))
-            .id();
-        app.world_mut().spawn((
-            Collider::circle(2.0),
-            Transform::from_xyz(10.0, 80.0, 0.0),
-            Velocity(v(0.0, -6000.0)),
-        ));
-        let events = tick(&mut app);
+        let (app, level, events) = ball_onto(&shape);
         assert_eq!(
             app.world().resource::<SkippedColliders>().reason(level),
             None
@@ -404,23 +386,6 @@ fn a_comb_of_50000_points_is_cut_moved_and_ticked() {
 /// name the features they named at the save: the U's notch floor, a compound's part.
 #[test]
 fn queries_right_after_a_restore_name_the_same_features() {
-    let table = || {
-        Collider::compound(&[
-            (
-                Isometry2d::from_xy(0.0, 10.0),
-                Collider::rectangle(v(20.0, 2.0)),
-            ),
-            (
-                Isometry2d::from_xy(-18.0, 0.0),
-                Collider::rectangle(v(2.0, 8.0)),
-            ),
-            (
-                Isometry2d::from_xy(18.0, 0.0),
-                Collider::rectangle(v(2.0, 8.0)),
-            ),
-        ])
-        .unwrap()
-    };
     let spawn = |app: &mut App| {
         let world = app.world_mut();
         // Something first, so that the fresh app's entities are not the first app's ids.

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// A U, 60 wide and 50 tall, with a notch 20 wide from `y = 20` up (edge 4 is the notch's
 /// floor, edges 3 and 5 its sides).
-fn cup() -> Vec<Vec2> {
+pub(super) fn cup() -> Vec<Vec2> {
     [
         (0.0, 0.0),
         (60.0, 0.0),
@@ -340,7 +340,7 @@ fn points_through_random_polygons_match_the_boundary_oracle() {
 }
 
 /// A table: a top (part 0) and two legs (parts 1 and 2).
-fn table() -> Collider {
+pub(super) fn table() -> Collider {
     Collider::compound(&[
         (
             Isometry2d::from_xy(0.0, 10.0),
