@@ -1,8 +1,9 @@
 //! **Walk**: each [`KinematicCharacter`]'s move-and-slide, inside the tick.
 //!
 //! Reads: the characters, their [`Velocity`] and [`CharacterState`], the velocity of what
-//! each stands on, and the solids where they start this tick ([`Motions`] through
-//! [`Solids`], and [`RestingColliders`]).
+//! each stands on, the solids where they start this tick ([`Motions`] through
+//! [`Solids`], and [`RestingColliders`]), and the polygons' shapes ([`Composites`]: which
+//! edges of their pieces are the outline).
 //! Writes: [`Walks`] (each character's path to where it walks, and the pieces of the walks
 //! that hit something), their `Transform`, [`Velocity`], [`CharacterState`] and
 //! [`SweptPath`], and [`SweepStats::character_time`].
@@ -14,6 +15,7 @@
 //! any responder's.
 
 use super::answer::{Surface, along_surface, clip, walkable};
+use super::components::Composites;
 use super::components::placement::plane_of_root;
 use super::query::{
     MoveAndSlideConfig, MoveAndSlideHit, MoveAndSlideOutput, QueryFilter, Scene, ShapeCastHit,
@@ -53,6 +55,7 @@ pub(crate) fn move_characters(
     motions: Res<Motions>,
     solids: Res<Solids>,
     resting: Res<RestingColliders>,
+    composites: Res<Composites>,
     mut characters: Query<Character, Without<ColliderDisabled>>,
     platforms: Query<&Velocity, Without<KinematicCharacter>>,
     mut walked: Local<Vec<(usize, Vec2, Vec<(f32, Vec2)>)>>,
@@ -69,7 +72,7 @@ pub(crate) fn move_characters(
         return;
     }
     let mut waypoints = Vec::new();
-    let scene = solids.scene(&motions, &resting);
+    let scene = solids.scene(&motions, &resting, &composites);
     for (i, entry) in motions.entries.list.iter().enumerate() {
         if !entry.responder() {
             continue;

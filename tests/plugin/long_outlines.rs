@@ -556,3 +556,76 @@ fn a_one_way_concave_platform_blocks_from_above_on_its_outline_only() {
         }
     }
 }
+
+/// A character that jumps into a one-way concave platform without clearing it falls back
+/// through it: it never stands inside it, and lands on the floor below; one that jumps up
+/// through the platform's floor into its notch lands on the notch's floor, and one that
+/// clears an arm lands on its top: the real top faces.
+#[test]
+fn a_character_never_stands_inside_a_one_way_concave_platform() {
+    let skin = KinematicCharacter::default().skin;
+    // Where it jumps, how fast, and the height it ends standing at (its centre).
+    for (x, jump, lands) in [
+        (-20.0, 400.0, 10.0),
+        (-20.0, 330.0, 10.0),
+        (20.0, 400.0, 10.0),
+        (20.0, 440.0, 100.0),
+        (0.0, 380.0, 70.0),
+    ] {
+        let mut app = app();
+        let floor = app
+            .world_mut()
+            .spawn((
+                Collider::aabb(v(200.0, 10.0)),
+                Transform::from_xyz(0.0, -10.0, 0.0),
+            ))
+            .id();
+        // The U, 60 wide and 50 tall, its bottom at y = 40.
+        let platform = app
+            .world_mut()
+            .spawn((
+                Collider::polygon(&cup()).unwrap(),
+                Transform::from_xyz(-30.0, 40.0, 0.0),
+                OneWay(Dir2::Y),
+            ))
+            .id();
+        let hero = app
+            .world_mut()
+            .spawn((
+                Collider::capsule(v(0.0, -6.0), v(0.0, 6.0), 4.0),
+                Transform::from_xyz(x, 10.0 + skin, 0.0),
+                KinematicCharacter::default(),
+                Velocity(v(0.0, jump)),
+            ))
+            .id();
+        for k in 0..150 {
+            {
+                let mut vel = app.world_mut().get_mut::<Velocity>(hero).unwrap();
+                vel.0.y -= 900.0 * TICK;
+            }
+            tick(&mut app);
+            let state = *app.world().get::<CharacterState>(hero).unwrap();
+            let at = app.world().get::<Transform>(hero).unwrap().translation;
+            let inside = with_query(&mut app, |q| {
+                q.penetration(
+                    &Collider::capsule(v(0.0, -6.0), v(0.0, 6.0), 4.0),
+                    Isometry2d::from_translation(at.truncate()),
+                    &QueryFilter::default().excluding(hero),
+                )
+            });
+            assert!(
+                !(state.grounded && state.ground_entity == Some(platform) && inside.is_some()),
+                "jumping {jump} at x = {x}: tick {k} standing inside at {at}"
+            );
+        }
+        let state = *app.world().get::<CharacterState>(hero).unwrap();
+        let at = app.world().get::<Transform>(hero).unwrap().translation;
+        let under = if lands > 10.0 { platform } else { floor };
+        assert!(
+            state.grounded
+                && state.ground_entity == Some(under)
+                && (at.y - lands - skin).abs() < 1e-2,
+            "jumping {jump} at x = {x}: ends at {at}, {state:?}"
+        );
+    }
+}

@@ -74,11 +74,13 @@ pub(crate) struct Solids {
 
 impl Solids {
     /// The solids where they start this tick, and the resting colliders, as the walk
-    /// searches them.
+    /// searches them (`composites`: which edges of a polygon's pieces are its outline, for
+    /// one-way polygons and the push out of them).
     pub(crate) fn scene<'a>(
         &'a self,
         motions: &'a Motions,
         resting: &'a RestingColliders,
+        composites: &'a Composites,
     ) -> Scene<'a> {
         Scene {
             groups: [
@@ -87,7 +89,7 @@ impl Solids {
             ],
             moment: 0.0,
             one_way: &self.one_way,
-            composites: None,
+            composites: Some(composites),
         }
     }
 }
