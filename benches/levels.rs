@@ -10,27 +10,21 @@
 //! Each timed tick's stats (candidate pairs, events) are printed beside criterion's
 //! timings, so a number can be read with what the tick did.
 
-use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sweep::prelude::*;
 use criterion::{BenchmarkId, Criterion, criterion_main};
 
-/// The task pool: Bevy's default with `TASK_POOL=default`, else every core for compute.
-fn pool() -> TaskPoolPlugin {
-    if std::env::var("TASK_POOL").is_ok_and(|pool| pool == "default") {
-        return TaskPoolPlugin::default();
-    }
-    let mut task_pool_options = TaskPoolOptions::default();
-    task_pool_options.compute.min_threads =
-        std::thread::available_parallelism().map_or(1, core::num::NonZero::get);
-    TaskPoolPlugin { task_pool_options }
-}
+#[path = "support/pool.rs"]
+mod pool;
 
 fn app() -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins.set(pool()), SweepPlugin::default()))
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    app.add_plugins((
+        MinimalPlugins.set(pool::every_core()),
+        SweepPlugin::default(),
+    ))
+    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     app.update();
     app
 }

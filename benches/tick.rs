@@ -32,7 +32,6 @@
 //! use ([`every_core`]): `taskset -c 0 cargo bench --bench tick` measures one core, a plain
 //! run all of them.
 
-use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -43,6 +42,10 @@ use rand_chacha::ChaCha8Rng;
 
 #[path = "support/scenes.rs"]
 mod scenes;
+
+#[path = "support/pool.rs"]
+mod pool;
+use pool::every_core;
 
 use scenes::{Kind, Scene};
 
@@ -78,23 +81,6 @@ enum Layout {
     /// As `Uniform`, with half the colliders of the new shapes (turning rectangles,
     /// capsules and polygons) and a still polyline of 1,000 points across the arena.
     Shapes,
-}
-
-/// Task pools whose compute pool has a thread for every core this process may run on: one
-/// under `taskset -c 0`, two on this machine. Bevy's default keeps a thread each for IO and
-/// async tasks out of the compute pool, which leaves a two-core machine a one-thread compute
-/// pool: the sweep's parts then run on it and on the main thread, and the gather on one.
-///
-/// With `TASK_POOL=default` in the environment, Bevy's default pools instead, as an app
-/// meets them (on two cores, one compute thread beside an IO and an async one).
-fn every_core() -> TaskPoolPlugin {
-    if std::env::var("TASK_POOL").is_ok_and(|pool| pool == "default") {
-        return TaskPoolPlugin::default();
-    }
-    let mut task_pool_options = TaskPoolOptions::default();
-    task_pool_options.compute.min_threads =
-        std::thread::available_parallelism().map_or(1, core::num::NonZero::get);
-    TaskPoolPlugin { task_pool_options }
 }
 
 fn world(count: usize, layout: Layout) -> App {

@@ -196,6 +196,17 @@ fn reflected_polygons_and_compounds_are_checked() {
         panic!("a U is cut into pieces");
     };
     let bow_tie = vec![v(0.0, 0.0), v(20.0, 20.0), v(20.0, 0.0), v(0.0, 20.0)];
+    // A part turned by a rotation of length 1,000 (which would scale it 1,000 times).
+    let scaled = (
+        Isometry2d::new(
+            v(30.0, 10.0),
+            Rot2 {
+                cos: 1000.0,
+                sin: 0.0,
+            },
+        ),
+        Collider::rectangle(v(30.0, 10.0)),
+    );
     let cases = [
         (
             unchecked_polygon(bow_tie, vec![vec![0, 1, 2]]),
@@ -206,16 +217,7 @@ fn reflected_polygons_and_compounds_are_checked() {
             SkipReason::NotSimple,
         ),
         (
-            unchecked_compound(vec![(
-                Isometry2d::new(
-                    v(30.0, 10.0),
-                    Rot2 {
-                        cos: 1000.0,
-                        sin: 0.0,
-                    },
-                ),
-                Collider::rectangle(v(30.0, 10.0)),
-            )]),
+            unchecked_compound(vec![scaled.clone()]),
             SkipReason::NonUnitRotation,
         ),
     ];
@@ -229,17 +231,7 @@ fn reflected_polygons_and_compounds_are_checked() {
         assert!(events.is_empty(), "{events:?}");
     }
     // From the constructors: a compound with that rotation is turned, not scaled.
-    let compound = Collider::compound(&[(
-        Isometry2d::new(
-            v(30.0, 10.0),
-            Rot2 {
-                cos: 1000.0,
-                sin: 0.0,
-            },
-        ),
-        Collider::rectangle(v(30.0, 10.0)),
-    )])
-    .expect("a rotation of any length is a direction");
+    let compound = Collider::compound(&[scaled]).expect("a rotation of any length is a direction");
     for shape in [Collider::polygon(&cup()).unwrap(), compound] {
         let (app, level, events) = ball_onto(&shape);
         assert_eq!(
