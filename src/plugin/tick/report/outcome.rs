@@ -22,6 +22,8 @@ pub(super) struct Outcomes {
     changes: Vec<Change>,
     /// Scratch: one pair's events, as kinds and times.
     kinds: Vec<(CollisionKind, f32)>,
+    /// Scratch: a polyline's contact's sources, by when they touch.
+    sources: SourceIndex,
 }
 
 /// What becomes of a touching pair's record.
@@ -211,8 +213,9 @@ impl Outcomes {
         cx: EventContext<'_>,
     ) -> Option<u32> {
         let mut last = None;
+        self.sources.build(part, touching);
         for &(kind, time) in &self.kinds {
-            let (sa, sb) = source_at(part, touching, time);
+            let (sa, sb) = self.sources.at(part, touching, time);
             let separating = kind == CollisionKind::Ended;
             let w = entries.witness(sa, sb, time, separating);
             let e = event(entries.entry(sa), entries.entry(sb), kind, time, w, cx);
@@ -225,19 +228,63 @@ impl Outcomes {
     }
 }
 
-/// The pair of entries an event at `time` is taken from: the touching pair itself, or for
-/// a polyline's contact the edge pair whose contact is nearest that moment (one holds it).
-fn source_at(part: &SpanPart, touching: &Touching, time: f32) -> (Slot, Slot) {
-    let distance = |spans: &[[f32; 2]]| {
-        spans
-            .iter()
-            .map(|&[s, e]| (s - time).max(time - e).max(0.0))
-            .fold(f32::INFINITY, f32::min)
-    };
-    part.sources(touching)
-        .iter()
-        .min_by(|x, y| distance(part.spans(x.spans)).total_cmp(&distance(part.spans(y.spans))))
-        .map_or((touching.a, touching.b), |s| (s.a, s.b))
+/// The contact intervals of a polyline's contact's sources (its edge pairs), by start: which
+/// source touches nearest a moment, found without reading them all (a point raining through
+/// a star of thousands of spikes crosses hundreds of them in a tick, each an event).
+#[derive(Default)]
+struct SourceIndex {
+    /// Every source's intervals as (start, end, the source's number), by start.
+    spans: Vec<(f32, f32, u32)>,
+    /// The latest end among `spans[..=i]`.
+    reach: Vec<f32>,
+}
+
+impl SourceIndex {
+    fn build(&mut self, part: &SpanPart, touching: &Touching) {
+        self.spans.clear();
+        self.reach.clear();
+        for (k, source) in (0u32..).zip(part.sources(touching)) {
+            self.spans
+                .extend(part.spans(source.spans).iter().map(|&[s, e]| (s, e, k)));
+        }
+        self.spans.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+        let mut reach = f32::NEG_INFINITY;
+        self.reach.extend(self.spans.iter().map(|&(_, e, _)| {
+            reach = reach.max(e);
+            reach
+        }));
+    }
+
+    /// The pair of entries an event at `time` is taken from: the touching pair itself, or
+    /// for a polyline's contact the edge pair whose contact is nearest that moment (one
+    /// holds it; of equally near ones, the first found).
+    fn at(&self, part: &SpanPart, touching: &Touching, time: f32) -> (Slot, Slot) {
+        let mut best: Option<(f32, u32)> = None;
+        let take = |best: &mut Option<(f32, u32)>, d: f32, k: u32| {
+            if best.is_none_or(|(bd, bk)| d < bd || (d == bd && k < bk)) {
+                *best = Some((d, k));
+            }
+        };
+        // Those that start by `time`, latest start first, while one could still be as near.
+        let started = self.spans.partition_point(|&(s, _, _)| s <= time);
+        for i in (0..started).rev() {
+            if best.is_some_and(|(bd, _)| self.reach[i] < time - bd) {
+                break;
+            }
+            let (_, e, k) = self.spans[i];
+            take(&mut best, (time - e).max(0.0), k);
+        }
+        // Those that start after it, earliest first.
+        for &(s, _, k) in &self.spans[started..] {
+            if best.is_some_and(|(bd, _)| s - time > bd) {
+                break;
+            }
+            take(&mut best, s - time, k);
+        }
+        part.sources(touching)
+            .get(best.map_or(0, |(_, k)| k as usize))
+            .map_or((touching.a, touching.b), |s| (s.a, s.b))
+    }
 }
 
 /// Applies one change to [`Contacts`]; returns the event of a contact it ends at the tick's
@@ -270,5 +317,68 @@ fn apply(
             Some(event(a, b, CollisionKind::Ended, 0.0, w, cx))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plugin::tick::narrow::Source;
+    use proptest::prelude::*;
+
+    /// The nearest source read the slow way: every source, the first of equally near ones.
+    fn nearest_by_reading_all(part: &SpanPart, touching: &Touching, time: f32) -> (Slot, Slot) {
+        let distance = |spans: &[[f32; 2]]| {
+            spans
+                .iter()
+                .map(|&[s, e]| (s - time).max(time - e).max(0.0))
+                .fold(f32::INFINITY, f32::min)
+        };
+        part.sources(touching)
+            .iter()
+            .min_by(|x, y| distance(part.spans(x.spans)).total_cmp(&distance(part.spans(y.spans))))
+            .map_or((touching.a, touching.b), |s| (s.a, s.b))
+    }
+
+    proptest! {
+        /// On random sources (overlapping, touching, instants, several intervals each, on a
+        /// coarse grid of moments so that ties are common), the index names the source the
+        /// slow reading does.
+        #[test]
+        fn the_index_finds_the_source_reading_all_finds(
+            sources in prop::collection::vec(
+                prop::collection::vec((0u8..=16, 0u8..=4), 1..4), 0..24),
+            times in prop::collection::vec(0u8..=20, 1..16),
+        ) {
+            let mut part = SpanPart::default();
+            for (k, intervals) in (0u32..).zip(&sources) {
+                let first = part.spans.len() as u32;
+                part.spans.extend(intervals.iter().map(|&(s, l)| {
+                    let s = f32::from(s) / 16.0;
+                    [s, (s + f32::from(l) / 16.0).min(1.0)]
+                }));
+                part.sources.push(Source {
+                    a: Slot::swept(k),
+                    b: Slot::resting(k),
+                    spans: (first, intervals.len() as u32),
+                });
+            }
+            let touching = Touching {
+                a: Slot::swept(u32::MAX >> 2),
+                b: Slot::swept(u32::MAX >> 3),
+                spans: (0, 0),
+                sources: (0, part.sources.len() as u32),
+            };
+            let mut index = SourceIndex::default();
+            index.build(&part, &touching);
+            for t in times {
+                let time = f32::from(t) / 20.0;
+                prop_assert_eq!(
+                    index.at(&part, &touching, time),
+                    nearest_by_reading_all(&part, &touching, time),
+                    "at {}", time
+                );
+            }
+        }
     }
 }
