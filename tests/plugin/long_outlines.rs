@@ -87,82 +87,115 @@ fn sliders_keep_their_speed_along_long_editor_floors() {
     }
 }
 
+/// `p` turned `quarters` quarter turns counterclockwise, exactly.
+fn quarter_turn(p: Vec2, quarters: u32) -> Vec2 {
+    (0..quarters % 4).fold(p, |p, _| v(-p.y, p.x))
+}
+
 /// A crate exactly one tile wide, pushed along a floor of tiles so that both its bottom
-/// corners land on seams at the end of a tick, stays on the floor and keeps its speed.
+/// corners land on seams at the end of a tick, stays on the floor and keeps its speed: on
+/// the floor, on the left and right walls and on the ceiling (the whole scene and its
+/// gravity turned by quarter turns; the turned rectangle crate's rotation is a quaternion,
+/// so its corners are on the seams to rounding).
 #[test]
 fn a_crate_one_tile_wide_stays_on_a_floor_of_tiles() {
-    let floors: Vec<(&str, Vec<(Collider, Vec2)>)> = vec![
-        (
-            "tiles",
-            (0..200)
-                .map(|i| {
-                    (
-                        Collider::aabb(v(8.0, 8.0)),
-                        v(-400.0 + 16.0 * i as f32, -8.0),
+    let grid = bevy_sweep::tiles::TileGrid::from_fn(200, 2, |c| c.y == 1 || c.x % 7 != 0).unwrap();
+    for quarters in 0..4 {
+        let turn = |p: Vec2| quarter_turn(p, quarters);
+        let odd = |h: Vec2| if quarters % 2 == 1 { v(h.y, h.x) } else { h };
+        let floors: Vec<(&str, Vec<(Collider, Vec2)>)> = vec![
+            (
+                "tiles",
+                (0..200)
+                    .map(|i| {
+                        (
+                            Collider::aabb(v(8.0, 8.0)),
+                            turn(v(-400.0 + 16.0 * i as f32, -8.0)),
+                        )
+                    })
+                    .collect(),
+            ),
+            (
+                "a compound",
+                vec![(
+                    Collider::compound(
+                        &(0..200)
+                            .map(|i| {
+                                let at = turn(v(-400.0 + 16.0 * i as f32, -8.0));
+                                (
+                                    Isometry2d::from_xy(at.x, at.y),
+                                    Collider::rectangle(v(8.0, 8.0)),
+                                )
+                            })
+                            .collect::<Vec<_>>(),
                     )
-                })
-                .collect(),
-        ),
-        (
-            "a compound",
-            vec![(
-                Collider::compound(
-                    &(0..200)
-                        .map(|i| {
-                            (
-                                Isometry2d::from_xy(-400.0 + 16.0 * i as f32, -8.0),
-                                Collider::rectangle(v(8.0, 8.0)),
-                            )
-                        })
-                        .collect::<Vec<_>>(),
-                )
-                .unwrap(),
-                Vec2::ZERO,
-            )],
-        ),
-        (
-            "a merged tile grid",
-            bevy_sweep::tiles::TileGrid::from_fn(200, 2, |c| c.y == 1 || c.x % 7 != 0)
-                .unwrap()
-                .colliders(v(16.0, 16.0))
-                .into_iter()
-                .map(|(c, t)| (c, t.translation.truncate() + v(-408.0, -32.0)))
-                .collect(),
-        ),
-    ];
-    for (name, floor) in &floors {
-        for speed in [1_000.0_f32, 960.0, 10.0] {
-            for shape in [
-                Collider::rectangle(v(8.0, 6.0)),
-                Collider::aabb(v(8.0, 6.0)),
-            ] {
-                let mut app = app();
-                for (c, at) in floor {
-                    app.world_mut()
-                        .spawn((c.clone(), Transform::from_translation(at.extend(0.0))));
-                }
-                // Both bottom corners on seams at the start.
-                let mover = app
-                    .world_mut()
-                    .spawn((
-                        shape.clone(),
-                        Transform::from_xyz(0.0, 6.0, 0.0),
-                        Velocity(v(speed, 0.0)),
-                        Response::Slide,
-                    ))
-                    .id();
-                for k in 0..60 {
-                    {
-                        let mut vel = app.world_mut().get_mut::<Velocity>(mover).unwrap();
-                        vel.0 = v(speed, vel.0.y - 900.0 * TICK);
+                    .unwrap(),
+                    Vec2::ZERO,
+                )],
+            ),
+            (
+                "a merged tile grid",
+                grid.merged()
+                    .into_iter()
+                    .map(|rect| {
+                        let (min, max) = (rect.min.as_vec2() * 16.0, rect.max.as_vec2() * 16.0);
+                        (
+                            Collider::aabb(odd((max - min) / 2.0)),
+                            turn((min + max) / 2.0 + v(-408.0, -32.0)),
+                        )
+                    })
+                    .collect(),
+            ),
+        ];
+        let (along, up) = (turn(v(1.0, 0.0)), turn(v(0.0, 1.0)));
+        for (name, floor) in &floors {
+            for speed in [1_000.0_f32, 960.0, 10.0] {
+                for (shape, rotation) in [
+                    (
+                        Collider::rectangle(v(8.0, 6.0)),
+                        Quat::from_rotation_z(core::f32::consts::FRAC_PI_2 * quarters as f32),
+                    ),
+                    (Collider::aabb(odd(v(8.0, 6.0))), Quat::IDENTITY),
+                ] {
+                    let mut app = app();
+                    for (c, at) in floor {
+                        app.world_mut()
+                            .spawn((c.clone(), Transform::from_translation(at.extend(0.0))));
                     }
-                    tick(&mut app);
-                    let t = app.world().get::<Transform>(mover).unwrap().translation;
-                    let vel = app.world().get::<Velocity>(mover).unwrap().0;
-                    assert!(
-                        (t.y - 6.0).abs() < 1e-3 && vel.y.abs() < 1e-3 && vel.x == speed,
-                        "{name}, {shape:?} at {speed}: tick {k} at {t}, velocity {vel}"
-                    );
+                    // Both bottom corners on seams at the start.
+                    let mover = app
+                        .world_mut()
+                        .spawn((
+                            shape.clone(),
+                            Transform::from_translation(turn(v(0.0, 6.0)).extend(0.0))
+                                .with_rotation(rotation),
+                            Velocity(along * speed),
+                            Response::Slide,
+                        ))
+                        .id();
+                    // The quaternion's rounding puts a turned rectangle's corners a few
+                    // ulps off the seams.
+                    let exact = quarters == 0 || rotation == Quat::IDENTITY;
+                    let tolerance = if exact { 0.0 } else { 1e-3 * speed };
+                    for k in 0..60 {
+                        {
+                            let mut vel = app.world_mut().get_mut::<Velocity>(mover).unwrap();
+                            let fall = vel.0.dot(up) - 900.0 * TICK;
+                            vel.0 = along * speed + up * fall;
+                        }
+                        tick(&mut app);
+                        let t = app.world().get::<Transform>(mover).unwrap().translation;
+                        let vel = app.world().get::<Velocity>(mover).unwrap().0;
+                        let (height, fall, went) =
+                            (t.truncate().dot(up), vel.dot(up), vel.dot(along));
+                        assert!(
+                            (height - 6.0).abs() < 1e-3
+                                && fall.abs() < 1e-3
+                                && (went - speed).abs() <= tolerance,
+                            "{name} turned {quarters} quarters, {shape:?} at {speed}: \
+                             tick {k} at {t}, velocity {vel}"
+                        );
+                    }
                 }
             }
         }
@@ -620,4 +653,73 @@ fn a_character_never_stands_inside_a_one_way_concave_platform() {
             "jumping {jump} at x = {x}: ends at {at}, {state:?}"
         );
     }
+}
+
+/// Sliders pressed onto an editor bar turned 30° (its points rounded to `f32`, so its
+/// straight top is straight only to rounding: each point a real corner of a few ulps) keep
+/// their speed along it, tick by tick.
+#[test]
+fn sliders_keep_their_speed_on_faces_straight_only_to_rounding() {
+    let angle = core::f32::consts::FRAC_PI_6;
+    let turn = Vec2::from_angle(angle);
+    let mut faults = Vec::new();
+    for length in [1_000.0, 12_000.0, 100_000.0] {
+        let floor: Vec<Vec2> = editor_bar(length).iter().map(|&p| turn.rotate(p)).collect();
+        for (shape, rotation) in [
+            (
+                Collider::rectangle(v(3.0, 3.0)),
+                Quat::from_rotation_z(angle),
+            ),
+            (
+                Collider::capsule(v(-2.0, 0.0), v(2.0, 0.0), 3.0),
+                Quat::from_rotation_z(angle),
+            ),
+            (Collider::circle(3.0), Quat::IDENTITY),
+        ] {
+            for speed in [10.0_f32, 300.0, 885.0] {
+                let mut app = app();
+                app.world_mut().spawn((
+                    Collider::polygon(&floor).expect("a simple outline"),
+                    Transform::default(),
+                ));
+                let (along, up) = (turn, turn.perp());
+                let push = along * speed - up * 50.0;
+                let mover = app
+                    .world_mut()
+                    .spawn((
+                        shape.clone(),
+                        Transform::from_translation(turn.rotate(v(-80.0, 3.0)).extend(0.0))
+                            .with_rotation(rotation),
+                        Velocity(push),
+                        Response::Slide,
+                    ))
+                    .id();
+                let ticks = ((length - 200.0) / (speed * TICK)).min(120.0) as usize;
+                let mut last = turn.rotate(v(-80.0, 3.0));
+                for k in 0..ticks {
+                    app.world_mut().get_mut::<Velocity>(mover).unwrap().0 = push;
+                    tick(&mut app);
+                    let at = app
+                        .world()
+                        .get::<Transform>(mover)
+                        .unwrap()
+                        .translation
+                        .truncate();
+                    let went = (at - last).dot(along);
+                    let height = at.dot(up);
+                    let tolerance = 1e-3 * speed * TICK + at.abs().max_element() * 1e-5;
+                    if (went - speed * TICK).abs() > tolerance || (height - 3.0).abs() > 1e-2 {
+                        faults.push(format!(
+                            "{length} long, {shape:?} at {speed}: tick {k} at {at} went {went} \
+                             of {}, height {height}",
+                            speed * TICK
+                        ));
+                        break;
+                    }
+                    last = at;
+                }
+            }
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
 }

@@ -96,6 +96,47 @@ fn most_along(cones: &[Cone], towards: Vec2) -> Option<(Vec2, bool)> {
     best.map(|b| (b, several))
 }
 
+/// Where the solids' cones share no direction, the point is in a crease of their union: a
+/// corner bent towards the mover, if only by rounding (a straight run whose points `f32`
+/// could not keep in line, cut into pieces there). The union's faces at the point are the
+/// boundary rays of the cones that no other cone continues the opposite way (a cut line
+/// between two pieces is a ray of both, pointing opposite ways); of those, the one most along
+/// `towards`. `None` if every ray is such a cut line.
+fn crease_face(cones: &[Cone], towards: Vec2) -> Option<Vec2> {
+    let rays = || {
+        cones.iter().enumerate().flat_map(|(k, c)| match c {
+            Cone::Wedge(..) => c
+                .rays()
+                .into_iter()
+                .flatten()
+                .map(move |r| (k, r))
+                .collect(),
+            Cone::All | Cone::Half(_) => Vec::new(),
+        })
+    };
+    rays()
+        .filter(|&(k, r)| !rays().any(|(j, o)| j != k && o.dot(r) <= -1.0 + SLACK))
+        .map(|(_, r)| r)
+        .max_by(|x, y| x.dot(towards).total_cmp(&y.dot(towards)))
+}
+
+/// Whether two unit directions are the same to a few ulps (an edge's normal and the normal
+/// a witness took from that edge); a sharp piece's edges meet at angles far above this.
+fn same_direction(n: Vec2, m: Vec2) -> bool {
+    n.dot(m) > 0.0 && n.perp_dot(m).abs() <= 4.0 * f32::EPSILON
+}
+
+/// Whether polygon `other` has the edge from `s` to `e` (its ends within `near`, either way
+/// round): a cut line the two share, inside their union.
+fn shares_edge(other: &ConvexShape, s: Vec2, e: Vec2, near: f32) -> bool {
+    other.radius() == 0.0
+        && other.vertices().len() >= 3
+        && edges(other).any(|(_, p, q)| {
+            (p.distance(s) <= near && q.distance(e) <= near)
+                || (p.distance(e) <= near && q.distance(s) <= near)
+        })
+}
+
 /// Which side of a segment the other shape is on: the first of these directions that is not
 /// along the segment.
 type Sides = [Vec2; 3];
@@ -209,6 +250,9 @@ pub(crate) fn contact_normal(
     // The side of a thin solid the mover is on: the contact's own normal's (from the solid
     // towards it), else the one it comes from, else its middle's.
     let mover_side = [normal, -motion, middle(&ca) - point];
+    let mut neighbours = Some(neighbours);
+    let mut others =
+        |at: Vec2, within: f32| neighbours.take().map_or_else(Vec::new, |f| f(at, within));
     let own = match cone_at(&cb, point, near, mover_side, true) {
         // On a face of the solid: its normal. The contact's own is that normal, but where
         // two faces lie flush on each other with their corners on each other's (a crate as
@@ -216,7 +260,18 @@ pub(crate) fn contact_normal(
         // direction a diagonal: the face's own normal then (for a mover outside the face).
         Some(Cone::Wedge(face, q)) if face == q => {
             let cos = normal.dot(face);
-            let flush = cos > 0.0 && cos < 1.0 - 1e-4;
+            // The contact's own normal may be that of a cut line of the piece, which nothing
+            // from outside touches but at its ends: the witness took a sharp piece's other
+            // edge, which meets the face at a hair's angle. The face's normal then too.
+            let across_cut = cos > 0.0
+                && normal != face
+                && edges(&cb).any(|(_, s, e)| {
+                    outward(&cb, s, e).is_some_and(|n| same_direction(n, normal))
+                        && others(s.midpoint(e), s.distance(e) / 2.0 + near)
+                            .iter()
+                            .any(|o| shares_edge(&as_convex(o), s, e, near))
+                });
+            let flush = cos > 0.0 && (cos < 1.0 - 1e-4 || across_cut);
             return (if flush { face } else { normal }, false);
         }
         Some(cone) => cone,
@@ -227,17 +282,32 @@ pub(crate) fn contact_normal(
         return (normal, false);
     }
     let mut cones = vec![own];
-    for other in neighbours(point, near) {
+    // Whether every solid there is a polygon: a crease of their union has faces only then
+    // (a segment's end allows directions along it, which are no face).
+    let mut polygons = cb.vertices().len() >= 3;
+    for other in others(point, near) {
         let other = as_convex(&other);
         if other.radius() == 0.0
             && let Some(cone) = cone_at(&other, point, near, mover_side, true)
         {
+            polygons &= other.vertices().len() >= 3;
             cones.push(cone);
         }
     }
+    let crease = |cones: &[Cone], towards: Vec2| {
+        if polygons && std::env::var_os("ZZ_NOCREASE").is_none() {
+            crease_face(cones, towards)
+        } else {
+            None
+        }
+    };
     if ca.radius() > 0.0 {
         // A rounded mover: its one normal, taken to the nearest the solids allow.
-        return (most_along(&cones, normal).map_or(normal, |(n, _)| n), false);
+        let answer = most_along(&cones, normal).map(|(n, _)| n);
+        return (
+            answer.or_else(|| crease(&cones, normal)).unwrap_or(normal),
+            false,
+        );
     }
     let solids = cones.len();
     // The mover's own normals there, turned round (from the solid towards it): on a face, the
@@ -263,7 +333,10 @@ pub(crate) fn contact_normal(
         // The mover's normals and the solids' share no direction (a corner of the mover in
         // the crack between two solids): the solids' alone.
         None => (
-            most_along(&cones[..solids], motion).map_or(normal, |(n, _)| n),
+            most_along(&cones[..solids], motion)
+                .map(|(n, _)| n)
+                .or_else(|| crease(&cones[..solids], motion))
+                .unwrap_or(normal),
             false,
         ),
     }
@@ -471,5 +544,91 @@ mod tests {
                 assert_eq!(n, Vec2::Y, "off by ({dx}, {dy})");
             }
         }
+    }
+
+    fn polygon(points: &[Vec2]) -> Shape {
+        Shape::Convex(ConvexShape::new(points, 0.0).unwrap())
+    }
+
+    /// A floor whose top bends up by a hair at `(0, 0)` (a straight run rounding could not
+    /// keep straight), cut there into two pieces: the pieces' cones share no direction, and
+    /// a ball at the bend is answered along a face of the floor, not along its own normal to
+    /// the corner nor along the cut.
+    #[test]
+    fn a_ball_in_a_crease_of_two_pieces_meets_a_face() {
+        let left = polygon(&[
+            Vec2::new(-100.0, -50.0),
+            Vec2::new(0.0, -50.0),
+            Vec2::new(0.0, 0.0),
+            Vec2::new(-100.0, 0.0),
+        ]);
+        let right = polygon(&[
+            Vec2::new(0.0, -50.0),
+            Vec2::new(100.0, -50.0),
+            Vec2::new(100.0, 0.001),
+            Vec2::new(0.0, 0.0),
+        ]);
+        let center = Vec2::new(0.5, 3.0).normalize() * 3.0;
+        let ball = Shape::Circle {
+            center,
+            radius: 3.0,
+        };
+        let raw = center.normalize();
+        let (n, _) = contact_normal(
+            &ball,
+            &left,
+            Vec2::ZERO,
+            raw,
+            Vec2::new(10.0, -1.0),
+            |_, _| vec![right],
+        );
+        assert_eq!(n, Vec2::Y);
+        // A box's corner there: the same.
+        let corner = polygon(&[
+            Vec2::new(0.0, 0.0),
+            Vec2::new(6.0, 0.0),
+            Vec2::new(6.0, 6.0),
+            Vec2::new(0.0, 6.0),
+        ]);
+        let (n, _) = contact_normal(
+            &corner,
+            &left,
+            Vec2::ZERO,
+            Vec2::new(1.0, 1.0).normalize(),
+            Vec2::new(10.0, -1.0),
+            |_, _| vec![right],
+        );
+        assert!(n == Vec2::Y || n.dot(Vec2::Y) > 1.0 - 1e-9, "{n}");
+    }
+
+    /// A sliver piece of a fan (its long edge a cut line to a corner 1,000 away, meeting its
+    /// top at 0.01 rad): a contact on its top whose witness took the cut line's normal is
+    /// answered along the top's, where the next piece shares that cut line; where nothing
+    /// shares it, it is a face of the solid, and the contact keeps its own normal.
+    #[test]
+    fn a_contact_never_takes_the_normal_of_a_cut_line() {
+        let far = Vec2::new(-1000.0, -10.0);
+        let points = [far, Vec2::new(8.0, 0.0), Vec2::ZERO];
+        let sliver = ConvexShape::new(&points, 0.0).unwrap();
+        let cut = outward(&sliver, Vec2::ZERO, far).unwrap();
+        assert!(cut.dot(Vec2::Y) > 0.99 && cut != Vec2::Y);
+        let before = polygon(&[far, Vec2::ZERO, Vec2::new(-8.0, 0.0)]);
+        let ball = Shape::Circle {
+            center: Vec2::new(1.0, 3.0),
+            radius: 3.0,
+        };
+        let ask = |neighbours: Vec<Shape>| {
+            contact_normal(
+                &ball,
+                &Shape::Convex(sliver),
+                Vec2::new(1.0, 0.0),
+                cut,
+                Vec2::new(10.0, -1.0),
+                move |_, _| neighbours,
+            )
+            .0
+        };
+        assert_eq!(ask(vec![before]), Vec2::Y);
+        assert_eq!(ask(Vec::new()), cut);
     }
 }
