@@ -104,15 +104,11 @@ fn most_along(cones: &[Cone], towards: Vec2) -> Option<(Vec2, bool)> {
 /// `towards`. `None` if every ray is such a cut line.
 fn crease_face(cones: &[Cone], towards: Vec2) -> Option<Vec2> {
     let rays = || {
-        cones.iter().enumerate().flat_map(|(k, c)| match c {
-            Cone::Wedge(..) => c
-                .rays()
-                .into_iter()
-                .flatten()
-                .map(move |r| (k, r))
-                .collect(),
-            Cone::All | Cone::Half(_) => Vec::new(),
-        })
+        cones
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c, Cone::Wedge(..)))
+            .flat_map(|(k, c)| c.rays().into_iter().flatten().map(move |r| (k, r)))
     };
     rays()
         .filter(|&(k, r)| !rays().any(|(j, o)| j != k && o.dot(r) <= -1.0 + SLACK))
@@ -266,8 +262,11 @@ pub(crate) fn contact_normal(
             let across_cut = cos > 0.0
                 && normal != face
                 && edges(&cb).any(|(_, s, e)| {
+                    // Whatever shares the edge holds its point nearest the contact.
+                    let d = e - s;
+                    let along = ((point - s).dot(d) / d.length_squared()).clamp(0.0, 1.0);
                     outward(&cb, s, e).is_some_and(|n| same_direction(n, normal))
-                        && others(s.midpoint(e), s.distance(e) / 2.0 + near)
+                        && others(s + d * along, near)
                             .iter()
                             .any(|o| shares_edge(&as_convex(o), s, e, near))
                 });
