@@ -132,6 +132,7 @@ impl Plugin for SweepRollbackPlugin {
         .rollback_component_with_copy::<Velocity>()
         .rollback_component_with_copy::<AngularVelocity>()
         .rollback_component_with_copy::<Response>()
+        .rollback_component_with_copy::<Mass>()
         .rollback_component_with_copy::<Sensor>()
         .rollback_component_with_copy::<OneWay>()
         .rollback_component_with_copy::<KinematicCharacter>()

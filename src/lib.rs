@@ -84,8 +84,8 @@ pub use plugin::{
 pub mod components {
     pub use crate::plugin::{
         AngularVelocity, Body, CharacterState, Checked, Collider, ColliderDisabled,
-        CollidingEntities, CollisionLayer, CollisionLayers, KinematicCharacter, LayerMask, OneWay,
-        Response, Sensor, SweptPath, Teleport, UnusableShape, Velocity,
+        CollidingEntities, CollisionLayer, CollisionLayers, KinematicCharacter, LayerMask, Mass,
+        OneWay, Response, Sensor, SweptPath, Teleport, UnusableShape, Velocity,
     };
 }
 

@@ -215,9 +215,13 @@ impl Mover {
     fn spawn(app: &mut App, shape: &Shape, kind: Kind, at: DVec2, angle: f32, v: Vec2) -> Self {
         let transform = Transform::from_translation(at.as_vec2().extend(0.0))
             .with_rotation(Quat::from_rotation_z(angle));
-        let mut e = app
-            .world_mut()
-            .spawn((shape.collider(), transform, Velocity(v)));
+        // The movers meet the tiles, not each other: the oracle follows each alone.
+        let mut e = app.world_mut().spawn((
+            shape.collider(),
+            transform,
+            Velocity(v),
+            CollisionLayers::from_bits(1, !1),
+        ));
         match kind {
             Kind::Bounce => e.insert(Response::Bounce { restitution: 1.0 }),
             Kind::Slide => e.insert(Response::Slide),

@@ -466,6 +466,8 @@ fn spawn_ball(app: &mut App, center: Vec2, velocity: Vec2, radius: f32, restitut
             Transform::from_translation(center.extend(0.0)),
             Velocity(velocity),
             Response::Bounce { restitution },
+            // The balls meet the solids, not each other: the oracle follows each alone.
+            CollisionLayers::from_bits(1, !1),
         ))
         .id();
     Ball {
@@ -761,8 +763,8 @@ fn apart(a: Region, b: Region, clearance: f64) -> bool {
 /// A closed arena of four walls around `[-w, w] × [-h, h]`, a few obstacles of every kind
 /// whose regions of motion are at least `clearance` apart and from the walls (so that no
 /// moving solid ever closes the gap to another solid below a ball's diameter: a ball cannot
-/// be crushed), and two balls outside every obstacle's region (they pass through each other:
-/// responders do not answer each other).
+/// be crushed), and two balls outside every obstacle's region (in layers that leave each
+/// other out: they pass through each other).
 fn random_world(app: &mut App, rng: &mut ChaCha8Rng) -> (Vec<Solid>, Vec<Ball>) {
     let w = rng.random_range(120.0..220.0_f32);
     let h = rng.random_range(100.0..180.0_f32);

@@ -17,7 +17,7 @@ mod tick;
 
 pub use components::{
     AngularVelocity, Body, CharacterState, Checked, Collider, ColliderDisabled, CollidingEntities,
-    CollisionLayer, CollisionLayers, KinematicCharacter, LayerMask, OneWay, Response, Sensor,
+    CollisionLayer, CollisionLayers, KinematicCharacter, LayerMask, Mass, OneWay, Response, Sensor,
     SweptPath, Teleport, UnusableShape, Velocity,
 };
 pub use contacts::{Contact, Contacts};
@@ -252,6 +252,7 @@ impl Plugin for SweepPlugin {
         .register_type::<ColliderDisabled>()
         .register_type::<Body>()
         .register_type::<Response>()
+        .register_type::<Mass>()
         .register_type::<Sensor>()
         .register_type::<OneWay>()
         .register_type::<KinematicCharacter>()

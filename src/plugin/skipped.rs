@@ -67,6 +67,8 @@ pub enum SkipReason {
     /// Its [`Response::Bounce`](crate::prelude::Response::Bounce) has a restitution outside
     /// `[0,` [`Response::MAX_RESTITUTION`](crate::prelude::Response::MAX_RESTITUTION)`]`.
     InvalidRestitution,
+    /// Its [`Mass`](crate::prelude::Mass) is not positive (zero, negative or NaN).
+    InvalidMass,
     /// A compound without parts (build it with
     /// [`Collider::compound`](crate::prelude::Collider::compound), which checks).
     EmptyCompound,
@@ -111,6 +113,7 @@ impl core::fmt::Display for SkipReason {
                 "it is more than 1,024 levels below its root, or its ancestors form a cycle"
             }
             Self::InvalidRestitution => "its Response::Bounce restitution is outside [0, 1]",
+            Self::InvalidMass => "its Mass is not positive (zero, negative or NaN)",
             Self::EmptyCompound => "its compound has no part",
             Self::NestedCompound => "its compound has a part that is a compound",
             Self::TooManyElements => {

@@ -8,6 +8,7 @@ mod debug_draw;
 mod fresh;
 mod lifecycle;
 mod long_outlines;
+mod movers;
 mod pairs;
 mod polygons;
 mod query;

@@ -344,29 +344,6 @@ fn the_current_contact_of_a_lasting_pair() {
     assert!(with_query(&mut app, |q| q.contact(ball, platform)).is_none());
 }
 
-/// Two responders do not answer each other: they pass through, reporting the contact.
-#[test]
-fn responders_do_not_answer_each_other() {
-    let mut app = app();
-    let spawn = |app: &mut App, x: f32, vx: f32| {
-        app.world_mut()
-            .spawn((
-                Collider::circle(1.0),
-                Transform::from_xyz(x, 0.0, 0.0),
-                Velocity(v(vx, 0.0)),
-                Response::Bounce { restitution: 1.0 },
-            ))
-            .id()
-    };
-    let (a, b) = (spawn(&mut app, -5.0, 640.0), spawn(&mut app, 5.0, -640.0));
-    let events = tick(&mut app);
-    assert_eq!(velocity(&app, a), v(640.0, 0.0));
-    assert_eq!(velocity(&app, b), v(-640.0, 0.0));
-    assert_vec_close(place(&app, a), v(5.0, 0.0), 1e-4, "a passed through");
-    let kinds: Vec<_> = events.iter().map(|e| e.kind).collect();
-    assert_eq!(kinds, vec![CollisionKind::Started, CollisionKind::Ended]);
-}
-
 /// A ball spawned inside a box is pushed out the shortest way, not thrown; moving out of a
 /// box it starts in is allowed.
 #[test]

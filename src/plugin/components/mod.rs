@@ -17,4 +17,4 @@ pub(crate) use disabled::Pending;
 pub use layers::{CollisionLayer, CollisionLayers, LayerMask};
 pub use motion::{AngularVelocity, SweptPath, Teleport, Velocity};
 pub(crate) use motion::{ShapeCheck, Warned};
-pub use response::{CharacterState, KinematicCharacter, OneWay, Response, Sensor};
+pub use response::{CharacterState, KinematicCharacter, Mass, OneWay, Response, Sensor};

@@ -6,8 +6,10 @@ use bevy::math::{Dir2, Vec2};
 use bevy::reflect::prelude::*;
 
 /// How a collider moved by its [`Velocity`](super::Velocity) answers a hit on a *solid*
-/// collider: one whose layers interact with it, that is not a [`Sensor`], and that does not
-/// answer hits itself (two responders report their contacts and pass through each other).
+/// collider (one whose layers interact with it, that is not a [`Sensor`]) or on another
+/// mover that answers hits: two that can be pushed exchange momentum by their [`Mass`]es; one
+/// that cannot (a `Stop`, a [`KinematicCharacter`], an infinite `Mass`) is a solid moving
+/// with its velocity to the other.
 ///
 /// Each tick the plugin moves a responder along its velocity until its first contact with a
 /// solid, answers it at that exact moment, and goes on for the rest of the tick, answering
@@ -95,6 +97,69 @@ impl Response {
     /// [`MAX_RESTITUTION`](Self::MAX_RESTITUTION)`]`, or NaN.
     pub(crate) fn invalid(&self) -> bool {
         matches!(*self, Response::Bounce { restitution } if !(0.0..=Self::MAX_RESTITUTION).contains(&restitution))
+    }
+}
+
+/// A responder's mass, for its answers to the other movers it meets (`Mass(1.0)` where it has
+/// none).
+///
+/// Two movers that can be pushed (a [`Response::Bounce`] or [`Response::Slide`] responder of
+/// finite mass) exchange momentum along the contact's normal at the moment they meet, each
+/// keeping its tangential velocity: with `w` their relative velocity, `n` the normal and `e`
+/// the larger of their restitutions (a `Slide` counts as 0), the impulse is
+/// `j = (1 + e) (w·n) / (1/m_a + 1/m_b)`, computed in `f64`. Momentum is kept, and with
+/// `e = 1` kinetic energy too, to the final rounding to `f32`.
+///
+/// `Mass(f32::INFINITY)` is never pushed: like a [`Response::Stop`] responder or a
+/// [`KinematicCharacter`], it is a moving solid to the movers it meets. A mass that is not
+/// finite and positive (nor infinite) makes the collider skipped, with a warning
+/// ([`SkipReason::InvalidMass`](crate::prelude::SkipReason::InvalidMass)).
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_sweep::prelude::*;
+///
+/// # use bevy::time::TimeUpdateStrategy;
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, SweepPlugin::default()))
+///     .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+/// app.update(); // the first update starts the clock and runs no tick
+/// // A ball of mass 1 meets a still ball of mass 3 head-on.
+/// let bounce = Response::Bounce { restitution: 1.0 };
+/// let light = app
+///     .world_mut()
+///     .spawn((Collider::circle(1.0), Velocity(Vec2::new(64.0, 0.0)), bounce))
+///     .id();
+/// let heavy = app
+///     .world_mut()
+///     .spawn((
+///         Collider::circle(1.0),
+///         Transform::from_xyz(2.5, 0.0, 0.0),
+///         Velocity(Vec2::ZERO),
+///         bounce,
+///         Mass(3.0),
+///     ))
+///     .id();
+/// app.update();
+/// let speed = |e| app.world().get::<Velocity>(e).unwrap().0.x;
+/// assert_eq!(speed(light), -32.0);
+/// assert_eq!(speed(heavy), 32.0);
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component, Debug, PartialEq, Clone)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct Mass(pub f32);
+
+impl Default for Mass {
+    fn default() -> Self {
+        Self(1.0)
+    }
+}
+
+impl Mass {
+    /// `true` for a mass that cannot be used: not positive, or NaN (infinity is allowed).
+    pub(crate) fn invalid(&self) -> bool {
+        self.0.is_nan() || self.0 <= 0.0
     }
 }
 

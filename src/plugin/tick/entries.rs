@@ -164,6 +164,12 @@ impl Entry {
         self.flags & PIECE != 0
     }
 
+    /// A [`Sensor`](crate::prelude::Sensor): it reports contacts and blocks nothing.
+    #[inline]
+    pub(crate) fn sensor(&self) -> bool {
+        self.flags & SENSOR != 0
+    }
+
     /// A piece of a responder's path that is not its last.
     #[inline]
     pub(crate) fn passed(&self) -> bool {

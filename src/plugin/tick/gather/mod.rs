@@ -17,8 +17,8 @@ use crate::narrow::Shape;
 use crate::plugin::components::placement::world_plane_from;
 use crate::plugin::components::{ShapeCheck, Warned};
 use crate::plugin::{
-    AngularVelocity, Body, Collider, ColliderDisabled, CollisionLayers, KinematicCharacter, OneWay,
-    Response, Sensor, SkipReason, SkippedColliders, SweepStats, SweptPath, Velocity,
+    AngularVelocity, Body, Collider, ColliderDisabled, CollisionLayers, KinematicCharacter, Mass,
+    OneWay, Response, Sensor, SkipReason, SkippedColliders, SweepStats, SweptPath, Velocity,
 };
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
@@ -114,6 +114,7 @@ type Roles = (
     Option<&'static KinematicCharacter>,
     Has<Sensor>,
     Has<OneWay>,
+    Option<&'static Mass>,
 );
 
 /// A resting collider something it depends on changed for: its transform (or whether it has
@@ -267,7 +268,13 @@ fn gather_one(
         Option<&AngularVelocity>,
         Option<(&Transform, Option<&ChildOf>)>,
         bool,
-        (Option<&Response>, Option<&KinematicCharacter>, bool, bool),
+        (
+            Option<&Response>,
+            Option<&KinematicCharacter>,
+            bool,
+            bool,
+            Option<&Mass>,
+        ),
     ),
     lookup: &Lookup,
     was_skipped: impl Fn(Entity) -> bool,
@@ -286,7 +293,7 @@ fn gather_one(
     let world = transform.map_or(Err(SkipReason::MissingTransform), |(t, parent)| {
         world_plane_from(t, parent, &lookup.transforms)
     });
-    let (response, character, sensor, one_way) = roles;
+    let (response, character, sensor, one_way, mass) = roles;
     let root = transform.is_some_and(|(_, parent)| parent.is_none());
     let answers = response.is_some() || character.is_some();
     let responder = answers && root && !collider.is_composite() && velocity.is_some();
@@ -299,7 +306,7 @@ fn gather_one(
     let grow = character
         .filter(|_| responder)
         .map_or(0.0, |c| c.sanitized().0.skin * EVENT_SKIN);
-    let motion = problem(collider, swept, velocity, angular, response)
+    let motion = problem(collider, swept, velocity, angular, (response, mass))
         .and(world)
         .and_then(plane_in_range)
         .and_then(|world| motion(collider, world, swept, reshaped, grow));
@@ -376,7 +383,7 @@ fn problem(
     swept: &mut SweptPath,
     velocity: Option<&Velocity>,
     angular: Option<&AngularVelocity>,
-    response: Option<&Response>,
+    (response, mass): (Option<&Response>, Option<&Mass>),
 ) -> Result<(), SkipReason> {
     if swept.shape_check == ShapeCheck::Unchecked {
         swept.shape_check = collider
@@ -394,6 +401,9 @@ fn problem(
     }
     if response.is_some_and(Response::invalid) {
         return Err(SkipReason::InvalidRestitution);
+    }
+    if mass.is_some_and(Mass::invalid) {
+        return Err(SkipReason::InvalidMass);
     }
     Ok(())
 }

@@ -14,130 +14,240 @@ use bevy::ecs::prelude::*;
 use bevy::math::Vec2;
 use bevy::math::bounding::Aabb2d;
 
-/// One responder's real path over the tick, if it hits something or must be pushed out.
+/// One responder's real path over the tick, if it hits something or must be pushed out:
+/// its trip among the solids alone.
 pub(super) fn answer(i: u32, ask: &Ask, world: Obstacles) -> Option<Answer> {
-    let Journey {
-        mut pieces,
-        normals,
-        contacts,
-        velocity: user,
-    } = journey(ask, world);
-    let path = &ask.path;
-    let hit = !normals.is_empty();
-    // Where its straight path ended, and where its real one does.
-    let straight_end = path.at(1.0);
-    let mut end = pieces.last().map_or(straight_end, |p| p.2);
-    let pushed = push_out(ask, &mut end, world);
-    if !hit && !ask.walk.is_empty() {
-        // Nothing that moves met a character: its path is its walk's pieces.
-        pieces.clone_from(&ask.walk);
-    } else if !hit && !pushed {
-        return None;
+    let mut trip = Trip::new(ask);
+    while let Some((when, hit)) = trip.next_block(ask, world) {
+        if !trip.hit_solid(ask, when, &hit) {
+            break;
+        }
     }
-    if pieces.is_empty() {
-        pieces.push(([0.0, 1.0], path.at(0.0), end));
-    } else if let Some(last) = pieces.last_mut() {
-        last.2 = end;
-    }
-    Some(Answer {
-        entry: i,
-        moved: center_of(&end) - center_of(&straight_end),
-        pieces,
-        velocity: user,
-        hit,
-        normals,
-        contacts,
-        bounces: matches!(ask.answering, Answering::Bounce(_)),
-        stops: ask.answering == Answering::Stop,
-    })
+    trip.finish(i, ask, world)
 }
 
-/// A responder's path from hit to hit: the pieces between its hits, the normals it was
-/// answered along, each hit (the piece that meets the solid, the solid, when), and its
-/// `Velocity` answered at each.
-struct Journey {
-    pieces: Vec<Piece>,
-    normals: Vec<Vec2>,
-    contacts: Vec<(usize, Slot, f32)>,
-    velocity: Vec2,
+/// What a responder hit: a solid (its entry), or another mover (its place in the list of
+/// movers of the tick).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Met {
+    Solid(Slot),
+    Mover(u32),
 }
 
-/// The responder's path from hit to hit over the tick: along its path until the first
-/// solid that blocks it, answered there, and on from that place and moment.
-fn journey(ask: &Ask, world: Obstacles) -> Journey {
-    let dt = ask.duration;
-    let path = &ask.path;
-    let straight = if dt > 0.0 {
-        path.displacement(None) / dt
-    } else {
-        Vec2::ZERO
-    };
-    // Its velocity along its path, and the same answered from its `Velocity` (which the path
-    // follows up to rounding).
-    let mut velocity = straight;
-    let mut user = ask.velocity;
-    // When it is, how far off its straight path, and its shape then.
-    let (mut t, mut offset) = (0.0_f32, Vec2::ZERO);
-    let mut start = path.at(0.0);
-    let mut pieces = Vec::new();
-    let mut normals = Vec::new();
-    let mut contacts = Vec::new();
-    // The last hit answered: its solid and normal.
-    let mut last = None;
-    loop {
+/// A responder's path from hit to hit, as far as it has been followed: the pieces between
+/// its hits, the normals it was answered along, each hit (the piece that meets the solid,
+/// the solid, when), and its velocities as answered. It moves on from `start` at `t` with
+/// `velocity` to the end of the tick, unless it has `stopped` (too many hits, or an answer
+/// not finite): then it stays at `start`.
+#[derive(Clone, Debug)]
+pub(super) struct Trip {
+    /// Its velocity along its straight path, over the whole tick.
+    straight: Vec2,
+    /// Its velocity along its path as answered, and the same answered from its `Velocity`
+    /// (which the path follows up to rounding).
+    pub(super) velocity: Vec2,
+    pub(super) user: Vec2,
+    /// When it is, how far off its straight path, and its shape then.
+    pub(super) t: f32,
+    offset: Vec2,
+    pub(super) start: Shape,
+    pub(super) pieces: Vec<Piece>,
+    pub(super) normals: Vec<Vec2>,
+    pub(super) contacts: Vec<(usize, Slot, f32)>,
+    /// The last hit answered: what it met, and the normal.
+    pub(super) last: Option<(Met, Vec2)>,
+    /// It stays where it is to the end of the tick.
+    pub(super) stopped: bool,
+}
+
+impl Trip {
+    /// A responder's trip before its first hit.
+    pub(super) fn new(ask: &Ask) -> Self {
+        let dt = ask.duration;
+        let straight = if dt > 0.0 {
+            ask.path.displacement(None) / dt
+        } else {
+            Vec2::ZERO
+        };
+        Self {
+            straight,
+            velocity: straight,
+            user: ask.velocity,
+            t: 0.0,
+            offset: Vec2::ZERO,
+            start: ask.path.at(0.0),
+            pieces: Vec::new(),
+            normals: Vec::new(),
+            contacts: Vec::new(),
+            last: None,
+            stopped: false,
+        }
+    }
+
+    /// Where it would be at the end of the tick, going on as it goes now.
+    fn end(&self, ask: &Ask) -> Shape {
+        if self.stopped {
+            return self.start;
+        }
+        ask.path.at(1.0).translated(
+            self.offset + (self.velocity - self.straight) * (1.0 - self.t) * ask.duration,
+        )
+    }
+
+    /// Its path from `t` to the end of the tick (still if it has stopped); `None` if it
+    /// cannot be swept.
+    pub(super) fn rest(&self, ask: &Ask) -> Option<ShapePath> {
+        if self.stopped {
+            return Some(ShapePath::still(self.start));
+        }
+        ShapePath::between(self.start, self.end(ask)).filter(ShapePath::is_valid)
+    }
+
+    /// Stays where it is for the rest of the tick.
+    pub(super) fn stop(&mut self) {
+        if !self.stopped {
+            self.pieces.push(([self.t, 1.0], self.start, self.start));
+            self.stopped = true;
+        }
+    }
+
+    /// Its next contact with a solid that blocks it, and when in the tick; `None` if none
+    /// (or it has stopped: too many hits, or a path that cannot be swept, ends its trip).
+    pub(super) fn next_block(&mut self, ask: &Ask, world: Obstacles) -> Option<(f32, Hit)> {
         // Too many hits: it stays where it is for the rest of the tick.
-        if normals.len() >= MOST_HITS {
-            pieces.push(([t, 1.0], start, start));
-            break;
+        if self.normals.len() >= MOST_HITS {
+            self.stop();
         }
-        let end = path
-            .at(1.0)
-            .translated(offset + (velocity - straight) * (1.0 - t) * dt);
-        let Some(sub) = ShapePath::between(start, end).filter(ShapePath::is_valid) else {
-            pieces.push(([t, 1.0], start, start));
-            break;
-        };
-        let Some(Hit {
-            s,
-            normal,
-            solid,
-            slot,
-        }) = first_block(ask, &sub, t, last, world)
-        else {
-            pieces.push(([t, 1.0], start, end));
-            break;
-        };
-        let when = t + s * (1.0 - t);
-        let at = sub.at(s);
-        if when > t {
-            pieces.push(([t, when], start, at));
+        if self.stopped || self.t >= 1.0 {
+            return None;
         }
+        let Some(sub) = self.rest(ask) else {
+            self.stop();
+            return None;
+        };
+        let last = match self.last {
+            Some((Met::Solid(slot), n)) => Some((slot, n)),
+            _ => None,
+        };
+        let hit = first_block(ask, &sub, self.t, last, world)?;
+        Some((self.t + hit.s * (1.0 - self.t), hit))
+    }
+
+    /// Moves on along its path to `when` (a moment not before `t`).
+    pub(super) fn advance(&mut self, ask: &Ask, when: f32) {
+        if self.stopped || when <= self.t {
+            return;
+        }
+        let Some(sub) = self.rest(ask) else {
+            self.stop();
+            return;
+        };
+        let at = sub.at((when - self.t) / (1.0 - self.t));
+        self.go_to(ask, when, at);
+    }
+
+    /// Moves on to `at`, its place on its path at `when`.
+    fn go_to(&mut self, ask: &Ask, when: f32, at: Shape) {
+        if when > self.t {
+            self.pieces.push(([self.t, when], self.start, at));
+        }
+        self.offset += (self.velocity - self.straight) * (when - self.t) * ask.duration;
+        (self.t, self.start) = (when, at);
+    }
+
+    /// Answers the hit on a solid at `when`; `false` if its trip ends there (an answer too
+    /// large for `f32`, or the end of the tick).
+    pub(super) fn hit_solid(&mut self, ask: &Ask, when: f32, hit: &Hit) -> bool {
+        let dt = ask.duration;
+        let Some(sub) = self.rest(ask) else {
+            self.stop();
+            return false;
+        };
+        self.go_to(ask, when, sub.at(hit.s));
         // The piece that meets the solid: the one that ends here, or at the very start, the
         // one that starts here.
-        contacts.push((pieces.len().max(1) - 1, slot, when));
-        offset += (velocity - straight) * (when - t) * dt;
+        self.contacts
+            .push((self.pieces.len().max(1) - 1, hit.slot, when));
         // The solid's velocity at the contact.
-        let solid = if dt > 0.0 { solid / dt } else { Vec2::ZERO };
-        let answered = |velocity| answer_velocity(velocity, solid, normal, ask.answering);
-        normals.push(normal);
-        last = Some((slot, normal));
-        (t, start) = (when, at);
-        // An answer too large for `f32` (a restitution near its limit against a fast
-        // solid): it stops there for the rest of the tick.
-        let (Some(u), Some(v)) = (answered(user), answered(velocity)) else {
-            pieces.push(([t, 1.0], start, start));
-            break;
-        };
-        (user, velocity) = (u, v);
-        if t >= 1.0 {
-            break;
-        }
+        let solid = if dt > 0.0 { hit.solid / dt } else { Vec2::ZERO };
+        self.answered(ask, Met::Solid(hit.slot), hit.normal, [solid; 2])
     }
-    Journey {
-        pieces,
-        normals,
-        contacts,
-        velocity: user,
+
+    /// Takes the answer to a hit at `t` along `normal`, against what moves at `other` (its
+    /// velocity along its path, and as answered from its `Velocity`); `false` if its trip
+    /// ends there.
+    pub(super) fn answered(&mut self, ask: &Ask, met: Met, normal: Vec2, other: [Vec2; 2]) -> bool {
+        let answer = |velocity, other| answer_velocity(velocity, other, normal, ask.answering);
+        self.take(
+            met,
+            normal,
+            answer(self.user, other[1]),
+            answer(self.velocity, other[0]),
+        )
+    }
+
+    /// Takes new velocities (its `Velocity`'s and its path's) after a hit with `met` along
+    /// `normal`; `None` (an answer too large for `f32`, a restitution near its limit against
+    /// a fast solid) stops it there. `false` if its trip ends there.
+    pub(super) fn take(
+        &mut self,
+        met: Met,
+        normal: Vec2,
+        user: Option<Vec2>,
+        velocity: Option<Vec2>,
+    ) -> bool {
+        self.normals.push(normal);
+        self.last = Some((met, normal));
+        let (Some(u), Some(v)) = (user, velocity) else {
+            self.stop();
+            return false;
+        };
+        (self.user, self.velocity) = (u, v);
+        self.t < 1.0
+    }
+
+    /// The answer its trip makes: its pieces to the end of the tick and the push out of
+    /// what it overlaps there; `None` if it hit nothing and is not pushed.
+    pub(super) fn finish(mut self, i: u32, ask: &Ask, world: Obstacles) -> Option<Answer> {
+        if !self.stopped && self.t < 1.0 {
+            let end = self.end(ask);
+            self.pieces.push(([self.t, 1.0], self.start, end));
+        }
+        let Trip {
+            mut pieces,
+            normals,
+            contacts,
+            user,
+            ..
+        } = self;
+        let path = &ask.path;
+        let hit = !normals.is_empty();
+        // Where its straight path ended, and where its real one does.
+        let straight_end = path.at(1.0);
+        let mut end = pieces.last().map_or(straight_end, |p| p.2);
+        let pushed = push_out(ask, &mut end, world);
+        if !hit && !ask.walk.is_empty() {
+            // Nothing that moves met a character: its path is its walk's pieces.
+            pieces.clone_from(&ask.walk);
+        } else if !hit && !pushed {
+            return None;
+        }
+        if pieces.is_empty() {
+            pieces.push(([0.0, 1.0], path.at(0.0), end));
+        } else if let Some(last) = pieces.last_mut() {
+            last.2 = end;
+        }
+        Some(Answer {
+            entry: i,
+            moved: center_of(&end) - center_of(&straight_end),
+            pieces,
+            velocity: user,
+            hit,
+            normals,
+            contacts,
+            bounces: matches!(ask.answering, Answering::Bounce(_)),
+            stops: ask.answering == Answering::Stop,
+        })
     }
 }
 
@@ -153,7 +263,8 @@ fn center_of(shape: &Shape) -> Vec2 {
 
 /// The first contact that blocks a responder on `sub` (its path from `t` to the end of the
 /// tick).
-struct Hit {
+#[derive(Clone, Copy)]
+pub(super) struct Hit {
     /// When, as a fraction of `sub`.
     s: f32,
     /// The normal, from the solid towards the responder.

@@ -17,8 +17,9 @@
 //! blocks: not a sensor, not a responder, layers interacting), found by the same exact
 //! kernels as every contact, against the solid's own motion over the rest of the tick. There
 //! its velocity is answered ([`answer`](crate::plugin::answer)), and it goes on from that
-//! place and moment. Each responder's path depends only on the solids, never on another
-//! responder, so the paths are found in parallel and in any order. The pieces then go
+//! place and moment. Each responder's trip among the solids alone is found in parallel, in
+//! any order; those that come near each other are then followed again together, in the
+//! order of their hits' moments, answering each other ([`meet`]). The pieces then go
 //! through the broad and narrow phases like any entry: sensors and other responders see the
 //! real path, and the report merges a pair's contacts over the pieces as it merges a
 //! polyline's edges.
@@ -42,7 +43,7 @@ use crate::plugin::character::{Piece, Walks};
 use crate::plugin::components::Composites;
 use crate::plugin::components::placement::world_plane;
 use crate::plugin::query::{Scene, Searched};
-use crate::plugin::{KinematicCharacter, OneWay, Response, SweepStats, SweptPath, Velocity};
+use crate::plugin::{KinematicCharacter, Mass, OneWay, Response, SweepStats, SweptPath, Velocity};
 use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::NonSendMarker;
@@ -56,6 +57,7 @@ use bevy::transform::components::Transform;
 const MOST_HITS: usize = 32;
 
 mod answer;
+mod meet;
 
 use answer::answer;
 
@@ -144,7 +146,8 @@ pub(crate) struct Paths {
 #[derive(Default)]
 pub(crate) struct Responders {
     movers: Vec<u32>,
-    parts: Vec<Vec<Answer>>,
+    /// Each part's answers, with the place of each responder's ask.
+    parts: Vec<Vec<(usize, Answer)>>,
 }
 
 /// How the tick went for one responder that hit something.
@@ -187,6 +190,18 @@ struct Ask {
     character: bool,
     /// A character's walk, where it hit something on its way: its pieces ([`Walks`]).
     walk: Vec<Piece>,
+    /// How it answers the movers it meets.
+    push: Push,
+}
+
+/// How a responder answers another that it meets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Push {
+    /// It is pushed: it exchanges momentum with another that is pushed, of its finite mass
+    /// and restitution (a slide's is 0).
+    Pushed { mass: f64, restitution: f32 },
+    /// It is never pushed (a `Stop`, a character, an infinite [`Mass`]).
+    Never,
 }
 
 /// What a responder may run into: the tick's entries, the solids' index, the resting index,
@@ -241,6 +256,7 @@ type Mover = (
     &'static mut SweptPath,
     Option<&'static Response>,
     Option<&'static KinematicCharacter>,
+    Option<&'static Mass>,
 );
 
 /// Finds the responders' real paths, and hands every swept collider's path on as
@@ -296,14 +312,38 @@ pub(crate) fn respond(
             out.clear();
             let range = asks.len() * p / count..asks.len() * (p + 1) / count;
             out.extend(
-                asks[range]
+                asks[range.clone()]
                     .iter()
-                    .filter_map(|(i, ask)| answer(*i, ask, obstacles)),
+                    .zip(range)
+                    .filter_map(|((i, ask), k)| Some((k, answer(*i, ask, obstacles)?))),
             );
         });
-        for answer in parts[..count].iter().flatten() {
+        let mut answers: Vec<Option<Answer>> = vec![None; asks.len()];
+        for (k, answer) in parts[..count].iter_mut().flat_map(|p| p.drain(..)) {
+            answers[k] = Some(answer);
+        }
+        // Movers that come near each other are followed again together.
+        let meetings = meet::meet(&asks, &mut answers, &paths.bounds, obstacles);
+        let mut pieces = bevy::platform::collections::HashMap::new();
+        for answer in answers.iter().flatten() {
             stats.answered_hits += answer.normals.len();
-            paths.take_answer(answer, &mut movers);
+            let slots = paths.take_answer(answer, &mut movers);
+            pieces.insert(answer.entry, (answer, slots));
+        }
+        for (a, b, when) in meetings {
+            let piece = |i: u32| match pieces.get(&i) {
+                Some((answer, slots)) => answer
+                    .pieces
+                    .iter()
+                    .position(|p| p.0[1] >= when)
+                    .and_then(|k| slots[k]),
+                None => Some(i),
+            };
+            if let (Some(a), Some(b)) = (piece(a), piece(b)) {
+                paths
+                    .hits
+                    .push((Slot::swept(a), Slot::swept(b), [when, when], true));
+            }
         }
     }
     stats.respond_time = began.elapsed();
@@ -340,8 +380,9 @@ impl Paths {
     }
 
     /// Puts in one responder's answer: the pieces of its path and its hits, and where the
-    /// tick leaves it (its transform, velocity and [`SweptPath`]).
-    fn take_answer(&mut self, answer: &Answer, movers: &mut Query<Mover>) {
+    /// tick leaves it (its transform, velocity and [`SweptPath`]). Returns each piece's
+    /// entry.
+    fn take_answer(&mut self, answer: &Answer, movers: &mut Query<Mover>) -> Vec<Option<u32>> {
         let entry = self.entries.list[answer.entry as usize];
         let slots = put_pieces(self, answer);
         for &(piece, solid, time) in &answer.contacts {
@@ -352,10 +393,10 @@ impl Paths {
                     .push((Slot::swept(*slot), solid, [time, until], answer.bounces));
             }
         }
-        let Ok((mut transform, mut velocity, mut swept, response, character)) =
+        let Ok((mut transform, mut velocity, mut swept, response, character, _)) =
             movers.get_mut(entry.entity)
         else {
-            return;
+            return slots;
         };
         transform.translation += answer.moved.extend(0.0);
         if let Some(plane) = swept.previous_world {
@@ -378,6 +419,7 @@ impl Paths {
                 answer.velocity
             };
         }
+        slots
     }
 }
 
@@ -393,7 +435,7 @@ fn asks(
         .iter()
         .filter_map(|&i| {
             let entry = paths.entries.list[i as usize];
-            let (_, velocity, _, response, character) = movers.get(entry.entity).ok()?;
+            let (_, velocity, _, response, character, mass) = movers.get(entry.entity).ok()?;
             let (answering, max_push, tolerance) = match (character, response) {
                 (Some(c), _) => {
                     let c = c.sanitized().0;
@@ -412,9 +454,23 @@ fn asks(
                 (None, Some(Response::Stop)) => (Answering::Stop, f32::INFINITY, 0.0),
                 (None, None) => return None,
             };
+            let push = match (character, response, mass.map_or(1.0, |m| m.0)) {
+                (None, Some(Response::Bounce { restitution }), m) if m.is_finite() => {
+                    Push::Pushed {
+                        mass: f64::from(m),
+                        restitution: *restitution,
+                    }
+                }
+                (None, Some(Response::Slide), m) if m.is_finite() => Push::Pushed {
+                    mass: f64::from(m),
+                    restitution: 0.0,
+                },
+                _ => Push::Never,
+            };
             Some((
                 i,
                 Ask {
+                    push,
                     entry,
                     path: paths.entries.path(i as usize),
                     answering,
