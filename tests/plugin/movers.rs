@@ -384,6 +384,55 @@ fn simultaneous_hits_do_not_depend_on_the_spawn_order() {
     assert_ne!(velocity(&app, still), Vec2::ZERO);
 }
 
+/// Gravity on every mover that answers with a `Response`.
+fn gravity(mut movers: Query<&mut Velocity, With<Response>>, time: Res<Time>) {
+    for mut v in &mut movers {
+        v.0.y -= 900.0 * time.delta_secs();
+    }
+}
+
+/// A stack of ten sliding crates under gravity on a floor stands still: no sinking, jitter
+/// or creep (heights kept to 1e-3 over 1,000 ticks), and no train of ever smaller hits using
+/// up the hit budget: a crate is answered about once a tick.
+#[test]
+fn a_stack_of_crates_stands_still() {
+    let mut app = app();
+    app.add_systems(FixedUpdate, gravity);
+    app.world_mut().spawn((
+        Collider::aabb(v(100.0, 10.0)),
+        Transform::from_xyz(0.0, -10.0, 0.0),
+    ));
+    let crates: Vec<Entity> = (0..10)
+        .map(|k| {
+            app.world_mut()
+                .spawn((
+                    Collider::aabb(v(4.0, 4.0)),
+                    Transform::from_xyz(0.0, 4.0 + 8.0 * k as f32, 0.0),
+                    Velocity(Vec2::ZERO),
+                    Response::Slide,
+                ))
+                .id()
+        })
+        .collect();
+    let mut most_hits = 0;
+    for t in 0..1000 {
+        tick(&mut app);
+        most_hits = most_hits.max(app.world().resource::<SweepStats>().answered_hits);
+        for (k, &c) in crates.iter().enumerate() {
+            let p = place(&app, c);
+            let want = v(0.0, 4.0 + 8.0 * k as f32);
+            assert!(
+                (p - want).abs().max_element() <= 1e-3,
+                "tick {t}: crate {k} at {p}, not {want}"
+            );
+        }
+    }
+    assert!(
+        most_hits <= 2 * crates.len(),
+        "{most_hits} hits in one tick"
+    );
+}
+
 /// Two disks in open space against an `f64` oracle written here: the moment they touch
 /// (the root of a quadratic), the impulse, and where each ends. Random masses, radii 1,
 /// restitution 0 to 1, speeds up to 10⁴ units/s; momentum kept, and with `e = 1` energy too.

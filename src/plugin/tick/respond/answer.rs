@@ -146,6 +146,18 @@ impl Trip {
         self.go_to(ask, when, at);
     }
 
+    /// Moves on to where it meets the solid of `hit`, at `when`.
+    pub(super) fn arrive(&mut self, ask: &Ask, when: f32, hit: &Hit) {
+        if self.stopped {
+            return;
+        }
+        let Some(sub) = self.rest(ask) else {
+            self.stop();
+            return;
+        };
+        self.go_to(ask, when, sub.at(hit.s));
+    }
+
     /// Moves on to `at`, its place on its path at `when`.
     fn go_to(&mut self, ask: &Ask, when: f32, at: Shape) {
         if when > self.t {
@@ -268,11 +280,11 @@ pub(super) struct Hit {
     /// When, as a fraction of `sub`.
     s: f32,
     /// The normal, from the solid towards the responder.
-    normal: Vec2,
+    pub(super) normal: Vec2,
     /// How far the solid's point at the contact moves over the whole tick.
-    solid: Vec2,
+    pub(super) solid: Vec2,
     /// The solid's entry.
-    slot: Slot,
+    pub(super) slot: Slot,
 }
 
 /// The first contact of `sub` (the responder's path from `t` on) with a solid that blocks

@@ -15,23 +15,25 @@
 //! their moment, then where each mover's path starts and ends (and only for movers on the
 //! very same path, their entities).
 //!
-//! Two movers that can be pushed exchange momentum ([`exchange`]); a mover that cannot
+//! Movers that can be pushed and touch at one moment are answered as one group, their normal
+//! velocities together ([`group`]): two alone exchange momentum; a mover that cannot
 //! (a `Stop`, a character, an infinite [`Mass`](crate::prelude::Mass)) is to one that can a
 //! solid moving with its velocity, and two that cannot each answer the other by their own
 //! rule, as a solid moving with its velocity less the part that goes into them: they are
 //! not pushed, so two characters walking into each other both stop.
 
 use super::answer::{Met, Trip};
+use super::group;
 use super::{Answer, Ask, MOST_HITS, Obstacles, Push};
 use crate::narrow::{
     PathKey, ShapePath, contact_intervals_of_valid, contact_normal, path_key, witness,
 };
 use crate::plugin::answer::answer_velocity;
-use crate::plugin::tick::entries::BoxIndex;
+use crate::plugin::tick::entries::{BoxIndex, Slot};
 use crate::plugin::tick::shapes::inflate;
 use bevy::ecs::entity::Entity;
+use bevy::math::Vec2;
 use bevy::math::bounding::{Aabb2d, BoundingVolume, IntersectsVolume};
-use bevy::math::{DVec2, Vec2};
 use core::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -195,16 +197,44 @@ impl<'a> Crowd<'a> {
             let when = f32::from_bits(when);
             match self.events[event] {
                 Event::Block(m, version, hit) => {
-                    if self.versions[m] == version {
-                        self.trips[m].hit_solid(self.asks[m], when, &hit);
-                        self.changed(&[m]);
+                    if self.versions[m] != version {
+                        continue;
                     }
+                    let ask = self.asks[m];
+                    if self.pushed(m).is_none() {
+                        self.trips[m].hit_solid(ask, when, &hit);
+                        self.changed(&[m]);
+                        continue;
+                    }
+                    self.trips[m].arrive(ask, when, &hit);
+                    let velocity = if ask.duration > 0.0 {
+                        hit.solid / ask.duration
+                    } else {
+                        Vec2::ZERO
+                    };
+                    let first = Link {
+                        a: Party::Mover(m),
+                        b: Party::Solid(hit.slot, velocity),
+                        normal: hit.normal,
+                    };
+                    let answered = self.answer_group(when, first);
+                    self.changed(&answered);
                 }
                 Event::Meet([a, b], versions, normal) => {
-                    if [self.versions[a], self.versions[b]] == versions {
-                        let answered = self.answer_meeting(a, b, when, normal);
-                        self.changed(&answered);
+                    if [self.versions[a], self.versions[b]] != versions {
+                        continue;
                     }
+                    let answered = if self.pushed(a).is_none() && self.pushed(b).is_none() {
+                        self.answer_unpushed(a, b, when, normal)
+                    } else {
+                        let first = Link {
+                            a: Party::Mover(a),
+                            b: Party::Mover(b),
+                            normal,
+                        };
+                        self.answer_group(when, first)
+                    };
+                    self.changed(&answered);
                 }
             }
         }
@@ -212,10 +242,15 @@ impl<'a> Crowd<'a> {
 
     /// The movers whose paths may come near mover `m`'s from where they are.
     fn near(&self, m: usize, out: &mut Vec<usize>) {
-        let bounds = self.bounds[m];
+        self.near_bounds(self.bounds[m], out);
+        out.retain(|&n| n != m);
+    }
+
+    /// The movers whose paths from where they are may come into `bounds`.
+    fn near_bounds(&self, bounds: Aabb2d, out: &mut Vec<usize>) {
         self.index.broad.query(&bounds, |k| {
             let n = self.index.entry(k) as usize;
-            if n != m && self.bounds[n].intersects(&bounds) {
+            if self.bounds[n].intersects(&bounds) {
                 out.push(n);
             }
         });
@@ -223,7 +258,7 @@ impl<'a> Crowd<'a> {
             self.outside
                 .iter()
                 .copied()
-                .filter(|&n| n != m && self.bounds[n].intersects(&bounds)),
+                .filter(|&n| self.bounds[n].intersects(&bounds)),
         );
         out.sort_unstable();
         out.dedup();
@@ -278,130 +313,37 @@ impl<'a> Crowd<'a> {
         if !may_meet(self.asks[m], self.asks[n]) {
             return;
         }
-        // The pair in a fixed order, whatever the order they were found in.
-        let (a, b) = if self.keys[m] <= self.keys[n] {
-            (m, n)
-        } else {
-            (n, m)
-        };
+        let (a, b) = self.ordered(m, n);
         let (ta, tb) = (&self.trips[a], &self.trips[b]);
-        let from = ta.t.max(tb.t);
-        if from >= 1.0 {
-            return;
-        }
-        let (Some(pa), Some(pb)) = (
-            rest_from(ta, self.asks[a], from),
-            rest_from(tb, self.asks[b], from),
-        ) else {
-            return;
-        };
-        let (last_a, last_b) = (ta.last, tb.last);
-        let bounds = inflate(pa.swept_bounds()).merge(&inflate(pb.swept_bounds()));
-        let largest = bounds.min.abs().max(bounds.max.abs()).max_element();
-        let noise = largest * (1.0 / (1 << 21) as f32);
-        let reach = (bounds.max - bounds.min).max_element();
-        for &[s, _] in contact_intervals_of_valid(&pa, &pb).iter() {
-            let w = witness(&pa, &pb, s, false);
-            // Leaving the mover it was just answered with, the side it is on is the one it
-            // was answered on.
-            let normal = match (last_a, last_b) {
-                (Some((Met::Mover(o), n)), _) if o as usize == b && s * reach <= noise => n,
-                (_, Some((Met::Mover(o), n))) if o as usize == a && s * reach <= noise => -n,
-                _ => {
-                    contact_normal(
-                        &pa.at(s),
-                        &pb.at(s),
-                        w.point,
-                        w.normal,
-                        w.relative_motion,
-                        |_, _| Vec::new(),
-                    )
-                    .0
-                }
-            };
-            let relative = w.relative_motion;
-            if relative.dot(normal) < -(1e-5 * relative.length() + noise) {
-                let when = from + s * (1.0 - from);
-                let versions = [self.versions[a], self.versions[b]];
-                self.push(when, a, b, Event::Meet([a, b], versions, normal));
-                return;
-            }
+        if let Some((when, normal)) = meeting([(ta, self.asks[a], a), (tb, self.asks[b], b)]) {
+            let versions = [self.versions[a], self.versions[b]];
+            self.push(when, a, b, Event::Meet([a, b], versions, normal));
         }
     }
 
-    /// Answers the meeting of movers `a` and `b` at `when`, along `normal` (from `b`
-    /// towards `a`); returns the movers it answered.
-    fn answer_meeting(&mut self, a: usize, b: usize, when: f32, normal: Vec2) -> Vec<usize> {
-        let (ask_a, ask_b) = (self.asks[a], self.asks[b]);
-        let push = |m: usize| {
-            if self.trips[m].stopped {
-                Push::Never
-            } else {
-                self.asks[m].push
-            }
-        };
-        // Each one's velocity along its path and its `Velocity`, as it moves now.
-        let moving = |m: usize| {
-            let trip = &self.trips[m];
-            if trip.stopped {
-                [Vec2::ZERO; 2]
-            } else {
-                [trip.velocity, trip.user]
-            }
-        };
-        let (va, vb) = (moving(a), moving(b));
-        // The new velocities of those answered (path's, `Velocity`'s).
-        let mut answers: Vec<(usize, Vec2, [Option<Vec2>; 2])> = Vec::with_capacity(2);
-        match (push(a), push(b)) {
-            (
-                Push::Pushed {
-                    mass: ma,
-                    restitution: ea,
-                },
-                Push::Pushed {
-                    mass: mb,
-                    restitution: eb,
-                },
-            ) => {
-                let e = ea.max(eb);
-                let [pa, pb] = [0, 1].map(|k| exchange([va[k], vb[k]], [ma, mb], e, normal));
-                answers.push((a, normal, [pa.map(|p| p[0]), pb.map(|p| p[0])]));
-                answers.push((b, -normal, [pa.map(|p| p[1]), pb.map(|p| p[1])]));
-            }
-            (Push::Pushed { .. }, Push::Never) => {
-                answers.push((
-                    a,
-                    normal,
-                    [0, 1].map(|k| answer_velocity(va[k], vb[k], normal, ask_a.answering)),
-                ));
-            }
-            (Push::Never, Push::Pushed { .. }) => {
-                answers.push((
-                    b,
-                    -normal,
-                    [0, 1].map(|k| answer_velocity(vb[k], va[k], -normal, ask_b.answering)),
-                ));
-            }
-            (Push::Never, Push::Never) => {
-                for (m, n, mine, other) in [(a, normal, va, vb), (b, -normal, vb, va)] {
-                    if self.trips[m].stopped {
-                        continue;
-                    }
-                    let answering = self.asks[m].answering;
-                    answers.push((
-                        m,
-                        n,
-                        [0, 1].map(|k| {
-                            answer_velocity(mine[k], unpushing(other[k], n), n, answering)
-                        }),
-                    ));
-                }
-            }
+    /// The pair in a fixed order, whatever the order they were found in.
+    fn ordered(&self, m: usize, n: usize) -> (usize, usize) {
+        if self.keys[m] <= self.keys[n] {
+            (m, n)
+        } else {
+            (n, m)
         }
+    }
+
+    /// Answers the meeting at `when` of movers `a` and `b` that are not pushed, along
+    /// `normal` (from `b` towards `a`): each by its own rule, against the other's velocity
+    /// less the part that would push it. Returns the movers it answered.
+    fn answer_unpushed(&mut self, a: usize, b: usize, when: f32, normal: Vec2) -> Vec<usize> {
+        let (va, vb) = (self.moving(a), self.moving(b));
         self.met.push((a, b, when));
         let mut answered = Vec::with_capacity(2);
-        for (m, n, [path, user]) in answers {
-            let other = if m == a { b } else { a };
+        for (m, other, n, mine, theirs) in [(a, b, normal, va, vb), (b, a, -normal, vb, va)] {
+            if self.trips[m].stopped {
+                continue;
+            }
+            let answering = self.asks[m].answering;
+            let [path, user] =
+                [0, 1].map(|k| answer_velocity(mine[k], unpushing(theirs[k], n), n, answering));
             let trip = &mut self.trips[m];
             trip.advance(self.asks[m], when);
             trip.take(Met::Mover(other as u32), n, user, path);
@@ -412,6 +354,327 @@ impl<'a> Crowd<'a> {
         }
         answered
     }
+
+    /// Mover `m`'s velocity along its path and its `Velocity`, as it moves now.
+    fn moving(&self, m: usize) -> [Vec2; 2] {
+        let trip = &self.trips[m];
+        if trip.stopped {
+            [Vec2::ZERO; 2]
+        } else {
+            [trip.velocity, trip.user]
+        }
+    }
+
+    /// How mover `m` answers now: pushed (with its inverse mass and restitution), or not.
+    fn pushed(&self, m: usize) -> Option<(f64, f32)> {
+        match self.asks[m].push {
+            Push::Pushed { mass, restitution } if !self.trips[m].stopped => {
+                Some((1.0 / mass, restitution))
+            }
+            _ => None,
+        }
+    }
+
+    /// A party's place in the order of a group's contacts.
+    fn party_key(&self, party: Party) -> PartyKey {
+        match party {
+            Party::Mover(m) => (self.keys[m].0, self.keys[m].1, 0),
+            Party::Solid(slot, _) => {
+                let solid = self.world.entries.entry(slot);
+                (
+                    path_key(&self.world.entries.path(slot)),
+                    solid.entity,
+                    solid.edge(),
+                )
+            }
+        }
+    }
+
+    /// Answers, at `when`, the group of movers that touch there, grown from the contact
+    /// `first` (a pushed mover's hit on a solid, or a meeting of movers one of which is
+    /// pushed): the contacts the answer would press on at that same moment are taken in,
+    /// until there are none, and the normal velocities of all are answered together
+    /// ([`group::solve`]). Returns the movers whose velocities it changed.
+    fn answer_group(&mut self, when: f32, first: Link) -> Vec<usize> {
+        let mut links = vec![first];
+        let mut solved;
+        let mut rounds = 0;
+        loop {
+            rounds += 1;
+            solved = self.solve_group(&links);
+            let Some((movers, velocities, _)) = &solved else {
+                break;
+            };
+            if rounds > MOST_ROUNDS {
+                break;
+            }
+            // The contacts the answer would press on at this same moment.
+            let mut found: Vec<Link> = Vec::new();
+            let trials: Vec<(usize, Trip)> = movers
+                .iter()
+                .zip(velocities)
+                .filter(|(m, _)| self.pushed(**m).is_some())
+                .map(|(&m, &v)| (m, self.trial(m, when, v)))
+                .collect();
+            let trial_of = |n: usize| trials.iter().find(|(m, _)| *m == n).map(|(_, t)| t);
+            let mut near = Vec::new();
+            for (m, trip) in &trials {
+                let (m, ask) = (*m, self.asks[*m]);
+                let mut trip = trip.clone();
+                if let Some((at, hit)) = trip.next_block(ask, self.world)
+                    && at <= when
+                {
+                    let velocity = if ask.duration > 0.0 {
+                        hit.solid / ask.duration
+                    } else {
+                        Vec2::ZERO
+                    };
+                    found.push(Link {
+                        a: Party::Mover(m),
+                        b: Party::Solid(hit.slot, velocity),
+                        normal: hit.normal,
+                    });
+                }
+                near.clear();
+                if let Some(rest) = trip.rest(ask) {
+                    self.near_bounds(inflate(rest.swept_bounds()), &mut near);
+                }
+                for &n in &near {
+                    if n == m || !may_meet(ask, self.asks[n]) {
+                        continue;
+                    }
+                    let (a, b) = self.ordered(m, n);
+                    let at = |k: usize| trial_of(k).unwrap_or(&self.trips[k]);
+                    if let Some((at_when, normal)) =
+                        meeting([(at(a), self.asks[a], a), (at(b), self.asks[b], b)])
+                        && at_when <= when
+                    {
+                        found.push(Link {
+                            a: Party::Mover(a),
+                            b: Party::Mover(b),
+                            normal,
+                        });
+                    }
+                }
+            }
+            found.retain(|l| !links.iter().any(|k| k.parties() == l.parties()));
+            if found.is_empty() {
+                break;
+            }
+            found.sort_by_key(|l| (self.party_key(l.a), self.party_key(l.b)));
+            found.dedup_by(|x, y| x.parties() == y.parties());
+            links.extend(found);
+            links.sort_by_key(|l| (self.party_key(l.a), self.party_key(l.b)));
+        }
+        let Some((movers, velocities, pressed)) = solved else {
+            // An answer not finite: the movers stop where they are.
+            let stopped: Vec<usize> = links
+                .iter()
+                .flat_map(|l| l.parties())
+                .filter_map(|p| match p {
+                    Party::Mover(m) if self.pushed(m).is_some() => Some(m),
+                    _ => None,
+                })
+                .collect();
+            for &m in &stopped {
+                self.trips[m].advance(self.asks[m], when);
+                self.trips[m].stop();
+            }
+            return stopped;
+        };
+        let mut answered = Vec::new();
+        for (&m, &[path, user]) in movers.iter().zip(&velocities) {
+            if self.pushed(m).is_none() || [path, user] == self.moving(m) {
+                continue;
+            }
+            // What it is answered along: its first contact pressed.
+            let Some((met, normal)) = links.iter().zip(&pressed).find_map(|(l, &p)| {
+                if !p {
+                    return None;
+                }
+                match (l.a, l.b) {
+                    (Party::Mover(a), Party::Mover(b)) if a == m => {
+                        Some((Met::Mover(b as u32), l.normal))
+                    }
+                    (Party::Mover(a), Party::Mover(b)) if b == m => {
+                        Some((Met::Mover(a as u32), -l.normal))
+                    }
+                    (Party::Mover(a), Party::Solid(slot, _)) if a == m => {
+                        Some((Met::Solid(slot), l.normal))
+                    }
+                    _ => None,
+                }
+            }) else {
+                continue;
+            };
+            let (trip, ask) = (&mut self.trips[m], self.asks[m]);
+            trip.advance(ask, when);
+            trip.take(met, normal, Some(user), Some(path));
+            if trip.normals.len() >= MOST_HITS {
+                trip.stop();
+            }
+            answered.push(m);
+        }
+        // The contacts pressed are the hits of the pairs.
+        for (l, &p) in links.iter().zip(&pressed) {
+            if !p {
+                continue;
+            }
+            match (l.a, l.b) {
+                (Party::Mover(a), Party::Mover(b)) => self.met.push((a, b, when)),
+                (Party::Mover(a), Party::Solid(slot, _)) if answered.contains(&a) => {
+                    let trip = &mut self.trips[a];
+                    trip.contacts
+                        .push((trip.pieces.len().max(1) - 1, slot, when));
+                }
+                _ => {}
+            }
+        }
+        answered
+    }
+
+    /// Mover `m`'s trip moved on to `when` and going on with `velocity` (its path's and its
+    /// `Velocity`'s): what it would meet if so answered.
+    fn trial(&self, m: usize, when: f32, [path, user]: [Vec2; 2]) -> Trip {
+        let mut trip = self.trips[m].clone();
+        trip.advance(self.asks[m], when);
+        (trip.velocity, trip.user) = (path, user);
+        trip
+    }
+
+    /// The group of `links` solved: its movers (in the order of their keys), each one's
+    /// velocities after (its path's and its `Velocity`'s), and which links were pressed;
+    /// `None` if an answer is not finite.
+    #[allow(clippy::type_complexity, reason = "three lists of one group")]
+    fn solve_group(&self, links: &[Link]) -> Option<(Vec<usize>, Vec<[Vec2; 2]>, Vec<bool>)> {
+        let mut movers: Vec<usize> = links
+            .iter()
+            .flat_map(|l| l.parties())
+            .filter_map(|p| match p {
+                Party::Mover(m) => Some(m),
+                Party::Solid(..) => None,
+            })
+            .collect();
+        movers.sort_by_key(|&m| self.keys[m]);
+        movers.dedup();
+        let place = |m: usize| movers.iter().position(|&k| k == m).unwrap_or(0);
+        let mut out = vec![[Vec2::ZERO; 2]; movers.len()];
+        let mut pressed = vec![false; links.len()];
+        for k in 0..2 {
+            let mut bodies: Vec<group::Body> = movers
+                .iter()
+                .map(|&m| group::Body {
+                    velocity: self.moving(m)[k].as_dvec2(),
+                    inverse_mass: self.pushed(m).map_or(0.0, |p| p.0),
+                })
+                .collect();
+            let contacts: Vec<group::Contact> = links
+                .iter()
+                .map(|l| {
+                    let (a, e_a) = match l.a {
+                        Party::Mover(m) => (place(m), self.pushed(m).map_or(0.0, |p| p.1)),
+                        Party::Solid(..) => (0, 0.0),
+                    };
+                    let (b, e_b) = match l.b {
+                        Party::Mover(m) => (place(m), self.pushed(m).map_or(0.0, |p| p.1)),
+                        Party::Solid(_, velocity) => {
+                            bodies.push(group::Body {
+                                velocity: velocity.as_dvec2(),
+                                inverse_mass: 0.0,
+                            });
+                            (bodies.len() - 1, 0.0)
+                        }
+                    };
+                    group::Contact {
+                        a,
+                        b,
+                        normal: l.normal,
+                        restitution: e_a.max(e_b),
+                    }
+                })
+                .collect();
+            let impulses = group::solve(&mut bodies, &contacts)?;
+            for (o, b) in out.iter_mut().zip(&bodies) {
+                o[k] = b.velocity.as_vec2();
+            }
+            if k == 0 {
+                for (p, i) in pressed.iter_mut().zip(&impulses) {
+                    *p = *i > 0.0;
+                }
+            }
+        }
+        Some((movers, out, pressed))
+    }
+}
+
+/// A party to a contact of a group: a mover of the crowd, or a solid (its entry, and the
+/// velocity of its point at the contact).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Party {
+    Mover(usize),
+    Solid(Slot, Vec2),
+}
+
+/// A party's place in the order of a group's contacts: its path's key, entity and edge.
+type PartyKey = (PathKey, Entity, u32);
+
+/// One contact of a group: parties `a` (a mover) and `b`, and the normal from `b` towards
+/// `a`.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    a: Party,
+    b: Party,
+    normal: Vec2,
+}
+
+impl Link {
+    fn parties(&self) -> [Party; 2] {
+        [self.a, self.b]
+    }
+}
+
+/// The most times a group is grown by the contacts its answer would press on.
+const MOST_ROUNDS: usize = 64;
+
+/// The first meeting of two movers (each its trip, ask and place in the crowd, in the
+/// crowd's order) from the later of their moments: when, and the normal from the second
+/// towards the first. `None` if they do not move into each other in the rest of the tick.
+fn meeting([(ta, ask_a, a), (tb, ask_b, b)]: [(&Trip, &Ask, usize); 2]) -> Option<(f32, Vec2)> {
+    let from = ta.t.max(tb.t);
+    if from >= 1.0 {
+        return None;
+    }
+    let pa = rest_from(ta, ask_a, from)?;
+    let pb = rest_from(tb, ask_b, from)?;
+    let bounds = inflate(pa.swept_bounds()).merge(&inflate(pb.swept_bounds()));
+    let largest = bounds.min.abs().max(bounds.max.abs()).max_element();
+    let noise = largest * (1.0 / (1 << 21) as f32);
+    let reach = (bounds.max - bounds.min).max_element();
+    for &[s, _] in contact_intervals_of_valid(&pa, &pb).iter() {
+        let w = witness(&pa, &pb, s, false);
+        // Leaving the mover it was just answered with, the side it is on is the one it was
+        // answered on.
+        let normal = match (ta.last, tb.last) {
+            (Some((Met::Mover(o), n)), _) if o as usize == b && s * reach <= noise => n,
+            (_, Some((Met::Mover(o), n))) if o as usize == a && s * reach <= noise => -n,
+            _ => {
+                contact_normal(
+                    &pa.at(s),
+                    &pb.at(s),
+                    w.point,
+                    w.normal,
+                    w.relative_motion,
+                    |_, _| Vec::new(),
+                )
+                .0
+            }
+        };
+        let relative = w.relative_motion;
+        if relative.dot(normal) < -(1e-5 * relative.length() + noise) {
+            return Some((from + s * (1.0 - from), normal));
+        }
+    }
+    None
 }
 
 /// A trip's path from `from` (not before its `t`) to the end of the tick.
@@ -430,43 +693,4 @@ fn rest_from(trip: &Trip, ask: &Ask, from: f32) -> Option<ShapePath> {
 fn unpushing(u: Vec2, normal: Vec2) -> Vec2 {
     let n = normal.normalize_or_zero();
     u - u.dot(n).max(0.0) * n
-}
-
-/// Two pushable movers' velocities `v` after they meet along `normal` (from the second
-/// towards the first), with masses `m` and restitution `e`: the impulse
-/// `j = (1 + e) (w·n) / (1/m_a + 1/m_b)` along the normal, `w` their relative velocity,
-/// computed in `f64` and rounded once. `None` if the answer is not finite.
-fn exchange(v: [Vec2; 2], m: [f64; 2], e: f32, normal: Vec2) -> Option<[Vec2; 2]> {
-    let n = normal.as_dvec2();
-    let length = n.length();
-    if !(length > 0.0 && length.is_finite()) {
-        return Some(v);
-    }
-    let n = n / length;
-    let [a, b]: [DVec2; 2] = v.map(Vec2::as_dvec2);
-    let into = (a - b).dot(n).min(0.0);
-    let j = (1.0 + f64::from(e)) * into / (1.0 / m[0] + 1.0 / m[1]);
-    let out = [(a - j / m[0] * n).as_vec2(), (b + j / m[1] * n).as_vec2()];
-    out.iter().all(|v| v.is_finite()).then_some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Equal masses meeting head-on elastically swap velocities; a mass of 1 meeting a
-    /// still mass of 3 leaves at −v/2 and the other at v/2.
-    #[test]
-    fn the_exchange_keeps_momentum_and_energy() {
-        let v = Vec2::new(640.0, 0.0);
-        let [a, b] = exchange([v, -v], [1.0, 1.0], 1.0, Vec2::NEG_X).unwrap();
-        assert_eq!((a, b), (-v, v));
-        let [a, b] = exchange([v, Vec2::ZERO], [1.0, 3.0], 1.0, Vec2::NEG_X).unwrap();
-        assert_eq!((a, b), (-v / 2.0, v / 2.0));
-        // Moving apart: nothing changes.
-        assert_eq!(
-            exchange([-v, v], [1.0, 1.0], 1.0, Vec2::NEG_X),
-            Some([-v, v])
-        );
-    }
 }

@@ -57,6 +57,7 @@ use bevy::transform::components::Transform;
 const MOST_HITS: usize = 32;
 
 mod answer;
+mod group;
 mod meet;
 
 use answer::answer;
