@@ -158,7 +158,7 @@ pub(crate) fn push_out(
 
 /// How far past an overlap of `depth` a shape at `at` is pushed: `2^-22` of its coordinates
 /// and the depth (a few ulps of them), and `1e-7`.
-fn push_margin(at: Vec2, depth: f32) -> f32 {
+pub(crate) fn push_margin(at: Vec2, depth: f32) -> f32 {
     (at.abs().max_element() + depth) * (1.0 / (1 << 22) as f32) + 1e-7
 }
 

@@ -50,8 +50,15 @@ pub struct SweepStats {
     pub character_time: Duration,
     /// Time of the responders' answers to their hits (their real paths).
     pub respond_time: Duration,
-    /// Hits the responders answered in the tick.
+    /// Hits the responders answered in the tick (a group of movers answered together at one
+    /// moment counts one for each mover it changed).
     pub answered_hits: usize,
+    /// Responders that answered as many hits as a tick allows (32) and stayed where the last
+    /// answer left them for the rest of the tick.
+    pub out_of_hits: usize,
+    /// Responders that came near another and were followed together in time order (movers
+    /// that answer each other).
+    pub crowded: usize,
     /// Time of the broad phase: the pairs whose swept bounds overlap.
     pub broad_phase_time: Duration,
     /// Time of [`SweepSystems::NarrowPhase`](crate::SweepSystems::NarrowPhase): the exact

@@ -384,6 +384,111 @@ fn simultaneous_hits_do_not_depend_on_the_spawn_order() {
     assert_ne!(velocity(&app, still), Vec2::ZERO);
 }
 
+/// Two balls at 10⁵ units/s in a box one unit wide answer hundreds of hits a tick: each
+/// answers 32, is counted in `SweepStats::out_of_hits`, and stays inside, neither inside the
+/// other.
+#[test]
+fn fast_balls_in_a_tiny_box_spend_their_hits_and_stay_inside() {
+    let mut app = app();
+    for (center, half) in [
+        (v(-1.5, 0.0), v(1.0, 3.0)),
+        (v(1.5, 0.0), v(1.0, 3.0)),
+        (v(0.0, -1.5), v(3.0, 1.0)),
+        (v(0.0, 1.5), v(3.0, 1.0)),
+    ] {
+        app.world_mut().spawn((
+            Collider::aabb(half),
+            Transform::from_translation(center.extend(0.0)),
+        ));
+    }
+    let balls: Vec<Entity> = [
+        (v(-0.2, -0.2), v(1.0e5, 3.0e4)),
+        (v(0.2, 0.2), v(-7.0e4, 1.0e5)),
+    ]
+    .into_iter()
+    .map(|(at, velocity)| {
+        app.world_mut()
+            .spawn((
+                Collider::circle(0.1),
+                Transform::from_translation(at.extend(0.0)),
+                Velocity(velocity),
+                BOUNCE,
+            ))
+            .id()
+    })
+    .collect();
+    for t in 0..20 {
+        tick(&mut app);
+        let stats = *app.world().resource::<SweepStats>();
+        assert_eq!(stats.out_of_hits, 2, "tick {t}: {stats:?}");
+        assert_eq!(stats.crowded, 2, "tick {t}");
+        let (a, b) = (place(&app, balls[0]), place(&app, balls[1]));
+        for p in [a, b] {
+            assert!(p.abs().max_element() <= 0.4 + 1e-4, "tick {t}: out at {p}");
+        }
+        assert!(
+            a.distance(b) >= 0.2 - 1e-4,
+            "tick {t}: {a} {b} inside each other"
+        );
+        for e in &balls {
+            assert!(velocity(&app, *e).is_finite());
+        }
+    }
+}
+
+/// Movers spawned inside each other are pushed apart the shortest way, by their shares of
+/// the inverse masses, and not thrown: their velocities stay as they were.
+#[test]
+fn movers_spawned_inside_each_other_are_separated_not_thrown() {
+    let mut app = app();
+    let light = ball(&mut app, v(0.0, 0.0), Vec2::ZERO, BOUNCE, Mass(1.0));
+    let heavy = ball(
+        &mut app,
+        v(1.0, 0.0),
+        Vec2::ZERO,
+        Response::Slide,
+        Mass(3.0),
+    );
+    tick(&mut app);
+    let (a, b) = (place(&app, light), place(&app, heavy));
+    assert!(b.x - a.x >= 2.0 - 1e-4, "still inside: {a} {b}");
+    // The light one goes three quarters of the way out.
+    assert_close(a.x, -0.75, 1e-3, "the light one");
+    assert_close(b.x, 1.25, 1e-3, "the heavy one");
+    assert_eq!(velocity(&app, light), Vec2::ZERO, "not thrown");
+    assert_eq!(velocity(&app, heavy), Vec2::ZERO, "not thrown");
+}
+
+/// Two characters closing in on a ball between them crush it: it ends the tick outside at
+/// least one of them, and never with a velocity that is not finite.
+#[test]
+fn a_ball_crushed_between_two_characters_ends_outside_one() {
+    let mut app = app();
+    let hero = |app: &mut App, x: f32, vx: f32| {
+        app.world_mut()
+            .spawn((
+                Collider::aabb(v(4.0, 8.0)),
+                Transform::from_xyz(x, 0.0, 0.0),
+                Velocity(v(vx, 0.0)),
+                KinematicCharacter::default(),
+            ))
+            .id()
+    };
+    let (a, b) = (hero(&mut app, -10.0, 640.0), hero(&mut app, 10.0, -640.0));
+    let squeezed = ball(&mut app, Vec2::ZERO, Vec2::ZERO, BOUNCE, Mass(1.0));
+    for t in 0..4 {
+        tick(&mut app);
+        app.world_mut().get_mut::<Velocity>(a).unwrap().0 = v(640.0, 0.0);
+        app.world_mut().get_mut::<Velocity>(b).unwrap().0 = v(-640.0, 0.0);
+        let (pa, pb, p) = (place(&app, a), place(&app, b), place(&app, squeezed));
+        let outside_a = p.x - pa.x >= 5.0 - 1e-3 || (p.y - pa.y).abs() >= 9.0 - 1e-3;
+        let outside_b = pb.x - p.x >= 5.0 - 1e-3 || (p.y - pb.y).abs() >= 9.0 - 1e-3;
+        assert!(outside_a || outside_b, "tick {t}: {pa} {p} {pb}");
+        assert!(velocity(&app, squeezed).is_finite());
+        assert!(pa.x < pb.x, "tick {t}: the characters passed: {pa} {pb}");
+    }
+}
+
 /// Gravity on every mover that answers with a `Response`.
 fn gravity(mut movers: Query<&mut Velocity, With<Response>>, time: Res<Time>) {
     for mut v in &mut movers {

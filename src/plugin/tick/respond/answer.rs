@@ -263,6 +263,46 @@ impl Trip {
     }
 }
 
+impl Answer {
+    /// The answer of a responder that nothing answered, but that is moved at the end of the
+    /// tick: its straight path, or a character's walk.
+    pub(super) fn unanswered(i: u32, ask: &Ask) -> Self {
+        let pieces = if ask.walk.is_empty() {
+            vec![([0.0, 1.0], ask.path.at(0.0), ask.path.at(1.0))]
+        } else {
+            ask.walk.clone()
+        };
+        Self {
+            entry: i,
+            pieces,
+            moved: Vec2::ZERO,
+            velocity: ask.velocity,
+            hit: false,
+            normals: Vec::new(),
+            contacts: Vec::new(),
+            bounces: matches!(ask.answering, Answering::Bounce(_)),
+            stops: ask.answering == Answering::Stop,
+        }
+    }
+
+    /// Where it ends the tick.
+    pub(super) fn end(&self) -> Option<Shape> {
+        self.pieces.last().map(|p| p.2)
+    }
+
+    /// Moves where it ends the tick by `by`, and then out of the solids it overlaps there.
+    pub(super) fn shift(&mut self, by: Vec2, ask: &Ask, world: Obstacles) {
+        let Some(last) = self.pieces.last_mut() else {
+            return;
+        };
+        let before = last.2;
+        let mut end = before.translated(by);
+        push_out(ask, &mut end, world);
+        last.2 = end;
+        self.moved += center_of(&end) - center_of(&before);
+    }
+}
+
 /// A shape's reference point: what moves with its translation.
 fn center_of(shape: &Shape) -> Vec2 {
     match *shape {

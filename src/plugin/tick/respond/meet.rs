@@ -26,9 +26,10 @@ use super::answer::{Met, Trip};
 use super::group;
 use super::{Answer, Ask, MOST_HITS, Obstacles, Push};
 use crate::narrow::{
-    PathKey, ShapePath, contact_intervals_of_valid, contact_normal, path_key, witness,
+    PathKey, Shape, ShapePath, contact_intervals_of_valid, contact_normal, path_key, penetration,
+    witness,
 };
-use crate::plugin::answer::answer_velocity;
+use crate::plugin::answer::{answer_velocity, push_margin};
 use crate::plugin::tick::entries::{BoxIndex, Slot};
 use crate::plugin::tick::shapes::inflate;
 use bevy::ecs::entity::Entity;
@@ -42,16 +43,17 @@ pub(super) type Meeting = (u32, u32, f32);
 
 /// Answers the movers that meet each other: `answers[k]` is `asks[k]`'s trip among the
 /// solids alone (`None` if it hit nothing and was not pushed), and is replaced for every
-/// mover of a crowd. Returns the meetings answered, in order.
+/// mover of a crowd. Returns the meetings answered, in order, and how many movers were
+/// followed together.
 pub(super) fn meet(
     asks: &[(u32, Ask)],
     answers: &mut [Option<Answer>],
     bounds: &[Aabb2d],
     world: Obstacles,
-) -> Vec<Meeting> {
+) -> (Vec<Meeting>, usize) {
     let mut meetings = Vec::new();
     if asks.len() < 2 {
-        return meetings;
+        return (meetings, 0);
     }
     // Where each mover goes in the tick, as its trip among the solids has it.
     let reach = |k: usize, answers: &[Option<Answer>]| match &answers[k] {
@@ -80,7 +82,7 @@ pub(super) fn meet(
     loop {
         let members: Vec<usize> = (0..asks.len()).filter(|&k| crowd[k]).collect();
         if members.is_empty() {
-            return meetings;
+            return (meetings, 0);
         }
         let mut run = Crowd::new(asks, &members, world);
         run.follow();
@@ -107,10 +109,88 @@ pub(super) fn meet(
             });
         }
         if !grown {
-            return meetings;
+            separate(asks, answers, &members, world);
+            return (meetings, members.len());
         }
     }
 }
+
+/// Pushes the crowd's movers that end the tick inside each other apart, the shortest way
+/// ([`penetration`]), each by its share of their inverse masses (one that is not pushed
+/// does not move, unless neither is: then each goes half), a few times over for movers
+/// between several; then out of the solids. Their velocities are left as they are: movers
+/// spawned inside each other are separated, not thrown.
+fn separate(
+    asks: &[(u32, Ask)],
+    answers: &mut [Option<Answer>],
+    members: &[usize],
+    world: Obstacles,
+) {
+    // In an order of their data, so that shifts add up alike whatever the spawn order.
+    let mut members = members.to_vec();
+    members.sort_by_cached_key(|&k| (path_key(&asks[k].1.path), asks[k].1.entry.entity));
+    let inverse_mass = |ask: &Ask| match ask.push {
+        Push::Pushed { mass, .. } => (1.0 / mass) as f32,
+        Push::Never => 0.0,
+    };
+    let mut index = BoxIndex::default();
+    for _ in 0..SEPARATIONS {
+        let ends: Vec<Shape> = members
+            .iter()
+            .map(|&k| {
+                answers[k]
+                    .as_ref()
+                    .and_then(Answer::end)
+                    .unwrap_or_else(|| asks[k].1.path.at(1.0))
+            })
+            .collect();
+        let bounds: Vec<Aabb2d> = ends
+            .iter()
+            .map(|s| inflate(ShapePath::still(*s).swept_bounds()))
+            .collect();
+        index.build(&bounds);
+        let mut shifts = vec![Vec2::ZERO; members.len()];
+        for i in 0..members.len() {
+            index.broad.query(&bounds[i], |k| {
+                let j = index.entry(k) as usize;
+                let (a, b) = (&asks[members[i]].1, &asks[members[j]].1);
+                if j <= i || !may_meet(a, b) {
+                    return;
+                }
+                let Some(p) = penetration(&ends[i], &ends[j]) else {
+                    return;
+                };
+                if p.depth <= a.tolerance.max(b.tolerance) {
+                    return;
+                }
+                let (ia, ib) = (inverse_mass(a), inverse_mass(b));
+                let (wa, wb) = if ia + ib > 0.0 {
+                    (ia / (ia + ib), ib / (ia + ib))
+                } else {
+                    (0.5, 0.5)
+                };
+                let at = bounds[i].max.abs().max(bounds[i].min.abs());
+                let step = p.depth + push_margin(at, p.depth);
+                shifts[i] += p.direction * step * wa;
+                shifts[j] -= p.direction * step * wb;
+            });
+        }
+        if shifts.iter().all(|s| *s == Vec2::ZERO) {
+            break;
+        }
+        for (&k, shift) in members.iter().zip(shifts) {
+            if shift != Vec2::ZERO {
+                let (i, ask) = (asks[k].0, &asks[k].1);
+                answers[k]
+                    .get_or_insert_with(|| Answer::unanswered(i, ask))
+                    .shift(shift, ask, world);
+            }
+        }
+    }
+}
+
+/// The most times movers that end inside each other are pushed apart.
+const SEPARATIONS: usize = 4;
 
 /// `true` if two movers answer each other: their layers interact, they are not of one
 /// body, and neither is a sensor.

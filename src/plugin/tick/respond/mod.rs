@@ -293,6 +293,8 @@ pub(crate) fn respond(
         paths.take_walks(&motions, &walks);
     }
     stats.answered_hits = 0;
+    stats.out_of_hits = 0;
+    stats.crowded = 0;
     if !state.movers.is_empty() {
         let asks = asks(&state.movers, paths, &walks, &movers, motions.duration);
         let obstacles = Obstacles {
@@ -324,10 +326,12 @@ pub(crate) fn respond(
             answers[k] = Some(answer);
         }
         // Movers that come near each other are followed again together.
-        let meetings = meet::meet(&asks, &mut answers, &paths.bounds, obstacles);
+        let (meetings, crowded) = meet::meet(&asks, &mut answers, &paths.bounds, obstacles);
+        stats.crowded = crowded;
         let mut pieces = bevy::platform::collections::HashMap::new();
         for answer in answers.iter().flatten() {
             stats.answered_hits += answer.normals.len();
+            stats.out_of_hits += usize::from(answer.normals.len() >= MOST_HITS);
             let slots = paths.take_answer(answer, &mut movers);
             pieces.insert(answer.entry, (answer, slots));
         }
