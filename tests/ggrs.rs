@@ -5,8 +5,9 @@
 //! The game is the `netplay` example's arena (`examples/netplay/arena.rs`), played by two
 //! scripted players: characters walking, jumping and landing on a floor of tiles and a
 //! one-way platform, bouncing balls thrown and despawned with a plain `despawn()` (which
-//! `bevy_ggrs` brings back under new ids on a rollback), coins (sensors) that teleport when
-//! picked up, and a door that moves while it is switched off and on.
+//! `bevy_ggrs` brings back under new ids on a rollback) that bounce off each other and off
+//! the players, coins (sensors) that teleport when picked up, and a door that moves while it
+//! is switched off and on.
 //!
 //! Its own test binary (feature `ggrs`): its apps are the first to create Bevy's global
 //! compute task pool, with four threads even on a two-core machine.
@@ -172,6 +173,7 @@ fn the_arena_passes_bevy_ggrs_sync_test_on_one_and_four_threads() {
     assert_eq!(tally.escaped, 0, "balls left the arena: {tally:?}");
     assert!(tally.coins.iter().sum::<u32>() > 0, "coins: {tally:?}");
     assert!(tally.switches >= 20, "door: {tally:?}");
+    assert!(tally.bumps > 0, "no ball touched another: {tally:?}");
     assert_eq!(serial.2.coins, parallel.2.coins);
 }
 

@@ -67,6 +67,9 @@ pub struct Tally {
     pub gone: u32,
     pub escaped: u32,
     pub switches: u32,
+    /// Pairs of balls found touching at the start of a frame (they bounce off each other, and
+    /// rest on each other).
+    pub bumps: u32,
 }
 
 /// The arena's rollback registrations and systems, with `sweep` (`SweepRollbackPlugin`, or a
@@ -86,7 +89,7 @@ pub fn add_arena(app: &mut App, sweep: impl Plugin) {
         .add_systems(Startup, spawn_arena)
         .add_systems(
             GgrsSchedule,
-            (run_and_jump, throw, expire, door, coins)
+            (run_and_jump, throw, expire, door, coins, bumps)
                 .chain()
                 .before(SweepSystems::Prepare),
         );
@@ -151,6 +154,20 @@ fn spawn_arena(mut commands: Commands) {
         Transform::from_xyz(200.0, -100.0, 0.0),
         Velocity(Vec2::new(0.0, 90.0)),
     ));
+    // Six balls that stay all game, in pairs thrown at each other: they bounce off each other
+    // (by their masses), off the walls and off the players.
+    for k in 0..6 {
+        let x = -150.0 + 60.0 * k as f32;
+        let heading = if k % 2 == 0 { 1.0 } else { -1.0 };
+        commands.spawn((
+            Ball { until: i32::MAX },
+            Collider::circle(5.0),
+            Transform::from_xyz(x, 60.0 + 7.0 * k as f32, 0.0),
+            Velocity(Vec2::new(heading * 400.0, 120.0 - 40.0 * k as f32)),
+            Response::Bounce { restitution: 1.0 },
+            Mass(1.0 + (k % 3) as f32),
+        ));
+    }
     for x in [-300.0, 120.0] {
         commands.spawn((
             Coin,
@@ -272,6 +289,15 @@ fn door(
                 commands.entity(entity).remove::<ColliderDisabled>();
             }
         }
+    }
+}
+
+/// Counts the pairs of balls that touch (to a hair) where the last frame left them.
+fn bumps(balls: Query<&Transform, With<Ball>>, mut tally: ResMut<Tally>) {
+    let at: Vec<Vec2> = balls.iter().map(|t| t.translation.truncate()).collect();
+    for (k, a) in at.iter().enumerate() {
+        let touching = at[k + 1..].iter().filter(|b| a.distance(**b) <= 10.05);
+        tally.bumps += touching.count() as u32;
     }
 }
 
