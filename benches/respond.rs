@@ -4,15 +4,23 @@
 //!   arena of 2,000 still tiles (its border and walls inside it), bouncing
 //!   ([`Response::Bounce`]), and the same scene without `Response` (the balls pass through
 //!   the tiles and wrap at the arena's edge): the ratio is the cost of the answers.
+//!   Since movers answer each other, the balls of `balls` also bounce off each other;
+//!   `balls_apart/10000` is the same scene with the balls in layers that leave each other out.
+//! - `gas/10000` and `gas_apart/10000`: 10,000 balls of radii 1 to 3 (masses as their areas),
+//!   restitution 1, in a closed box, meeting each other, and the same balls in layers that
+//!   leave each other out: the ratio is the cost of movers answering each other.
+//! - `pile/2000`: 2,000 sliding crates (8 units square) under gravity, settled in a pit 400
+//!   wide: a tick once the pile rests.
 //! - `characters/1000`: 1,000 [`KinematicCharacter`]s walking both ways under gravity over
-//!   polyline hills (2,001 points) with 500 tiles on them, each turning back at the ends.
+//!   polyline hills (2,001 points) with 500 tiles on them, each turning back at the ends (and
+//!   at another character in its way).
 //! - `move_and_slide/capsule`: one [`SweepQuery::move_and_slide`] of a capsule among a
 //!   1,000-point polyline and 500 boxes, from 64 places in turn (walking into slopes and
 //!   boxes under gravity).
 //!
 //! `taskset -c 0 cargo bench --bench respond` (one core). With `RESPOND_PROBE=<scene>:<ticks>`
-//! (`balls`, `balls_plain`, `characters`) it runs that many ticks of one scene and nothing
-//! else, for a profiler.
+//! (`balls`, `balls_apart`, `balls_plain`, `gas`, `gas_apart`, `pile`, `characters`) it runs
+//! that many ticks of one scene and nothing else, for a profiler.
 
 use bevy::ecs::system::SystemState;
 use bevy::math::Isometry2d;
@@ -84,7 +92,10 @@ fn wrap(mut commands: Commands, mut balls: Query<(Entity, &mut Transform), With<
     }
 }
 
-fn balls(bounce: bool) -> App {
+/// Layers that meet everything but each other: movers in them pass through each other.
+const APART: CollisionLayers = CollisionLayers::from_bits(1, !1);
+
+fn balls(bounce: bool, meet: bool) -> App {
     let mut app = app();
     app.add_systems(FixedUpdate, wrap);
     let mut rng = ChaCha8Rng::seed_from_u64(0xba11);
@@ -118,9 +129,97 @@ fn balls(bounce: bool) -> App {
         if bounce {
             ball.insert(Response::Bounce { restitution: 1.0 });
         }
+        if !meet {
+            ball.insert(APART);
+        }
         placed += 1;
     }
     for _ in 0..5 {
+        app.update();
+    }
+    app
+}
+
+/// A gas: 10,000 balls of radii 1 to 3 (masses as their areas), restitution 1, at 100 to
+/// 1,000 units/s, in a closed box 1,600 wide, spawned apart from each other.
+fn gas(meet: bool) -> App {
+    let mut app = app();
+    let half = 800.0;
+    for (center, extent) in [
+        (Vec2::new(-half - 10.0, 0.0), Vec2::new(10.0, half + 20.0)),
+        (Vec2::new(half + 10.0, 0.0), Vec2::new(10.0, half + 20.0)),
+        (Vec2::new(0.0, -half - 10.0), Vec2::new(half + 20.0, 10.0)),
+        (Vec2::new(0.0, half + 10.0), Vec2::new(half + 20.0, 10.0)),
+    ] {
+        app.world_mut().spawn((
+            Collider::aabb(extent),
+            Transform::from_translation(center.extend(0.0)),
+        ));
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(0x6a5);
+    // On a grid of cells 16 wide, one ball each: never spawned inside each other.
+    let cells = (2.0 * half / 16.0) as usize;
+    let mut free: Vec<usize> = (0..cells * cells).collect();
+    for _ in 0..10_000 {
+        let cell = free.swap_remove(rng.random_range(0..free.len()));
+        let at = Vec2::new(
+            -half + 8.0 + 16.0 * (cell % cells) as f32,
+            -half + 8.0 + 16.0 * (cell / cells) as f32,
+        );
+        let radius = rng.random_range(1.0..3.0_f32);
+        let velocity = Vec2::from_angle(rng.random_range(0.0..core::f32::consts::TAU))
+            * rng.random_range(100.0..1_000.0);
+        let mut ball = app.world_mut().spawn((
+            Collider::circle(radius),
+            Transform::from_translation(at.extend(0.0)),
+            Velocity(velocity),
+            Response::Bounce { restitution: 1.0 },
+            Mass(radius * radius),
+        ));
+        if !meet {
+            ball.insert(APART);
+        }
+    }
+    for _ in 0..5 {
+        app.update();
+    }
+    app
+}
+
+/// Gravity on the crates.
+fn fall(time: Res<Time>, mut crates: Query<&mut Velocity, With<Response>>) {
+    for mut velocity in &mut crates {
+        velocity.0.y -= 900.0 * time.delta_secs();
+    }
+}
+
+/// 2,000 sliding crates dropped in rows into a pit 400 wide, settled for 600 ticks.
+fn pile() -> App {
+    let mut app = app();
+    app.add_systems(FixedUpdate, fall);
+    for (center, extent) in [
+        (Vec2::new(0.0, -10.0), Vec2::new(220.0, 10.0)),
+        (Vec2::new(-210.0, 600.0), Vec2::new(10.0, 600.0)),
+        (Vec2::new(210.0, 600.0), Vec2::new(10.0, 600.0)),
+    ] {
+        app.world_mut().spawn((
+            Collider::aabb(extent),
+            Transform::from_translation(center.extend(0.0)),
+        ));
+    }
+    // 40 crates a row, 50 rows, a little apart, each row shifted by half a crate.
+    for k in 0..2_000 {
+        let (row, column) = (k / 40, k % 40);
+        let x = -195.0 + 9.8 * column as f32 + if row % 2 == 0 { 0.0 } else { 2.0 };
+        let y = 5.0 + 10.0 * row as f32;
+        app.world_mut().spawn((
+            Collider::aabb(Vec2::splat(4.0)),
+            Transform::from_xyz(x, y, 0.0),
+            Velocity(Vec2::ZERO),
+            Response::Slide,
+        ));
+    }
+    for _ in 0..600 {
         app.update();
     }
     app
@@ -193,6 +292,8 @@ fn report(name: &str, app: &mut App) {
         })
         .collect();
     let hits = ticks.iter().map(|s| s.answered_hits).sum::<usize>() / ticks.len();
+    let crowded = ticks.iter().map(|s| s.crowded).sum::<usize>() / ticks.len();
+    let spent = ticks.iter().map(|s| s.out_of_hits).sum::<usize>() / ticks.len();
     let events = ticks.iter().map(|s| s.events).sum::<usize>() / ticks.len();
     ticks.sort_by_key(|s| s.respond_time);
     let respond = ticks[15].respond_time;
@@ -200,8 +301,9 @@ fn report(name: &str, app: &mut App) {
     let characters = ticks[15].character_time;
     ticks.sort_by_key(SweepStats::elapsed);
     eprintln!(
-        "respond/{name}: per tick {hits} hits answered, {events} events; median characters' \
-         moves {characters:?}, respond phase {respond:?}, whole sweep {:?}",
+        "respond/{name}: per tick {hits} hits answered, {events} events, {crowded} movers \
+         followed together, {spent} out of hits; median characters' moves {characters:?}, \
+         respond phase {respond:?}, whole sweep {:?}",
         ticks[15].elapsed()
     );
 }
@@ -212,16 +314,32 @@ fn respond(c: &mut Criterion) {
         .sample_size(20)
         .warm_up_time(core::time::Duration::from_secs(1))
         .measurement_time(core::time::Duration::from_secs(3));
-    for (name, bounce) in [("balls", true), ("balls_plain", false)] {
+    let scenes: [(&str, fn() -> App); 5] = [
+        ("balls", || balls(true, true)),
+        ("balls_apart", || balls(true, false)),
+        ("balls_plain", || balls(false, false)),
+        ("gas", || gas(true)),
+        ("gas_apart", || gas(false)),
+    ];
+    for (name, scene) in scenes {
         let mut app = None;
-        group.throughput(Throughput::Elements(12_000));
+        group.throughput(Throughput::Elements(10_000));
         group.bench_function(BenchmarkId::new(name, 10_000), |b| {
-            let app = app.get_or_insert_with(|| balls(bounce));
+            let app = app.get_or_insert_with(scene);
             b.iter(|| app.update());
         });
         if let Some(app) = &mut app {
             report(name, app);
         }
+    }
+    let mut app = None;
+    group.throughput(Throughput::Elements(2_000));
+    group.bench_function(BenchmarkId::new("pile", 2_000), |b| {
+        let app = app.get_or_insert_with(pile);
+        b.iter(|| app.update());
+    });
+    if let Some(app) = &mut app {
+        report("pile", app);
     }
     let mut app = None;
     group.throughput(Throughput::Elements(1_000));
@@ -281,8 +399,12 @@ fn benches() {
     if let Ok(spec) = std::env::var("RESPOND_PROBE") {
         let (name, ticks) = spec.split_once(':').unwrap_or((&spec, "100"));
         let mut app = match name {
-            "balls" => balls(true),
-            "balls_plain" => balls(false),
+            "balls" => balls(true, true),
+            "balls_apart" => balls(true, false),
+            "balls_plain" => balls(false, false),
+            "gas" => gas(true),
+            "gas_apart" => gas(false),
+            "pile" => pile(),
             "characters" => characters(),
             _ => panic!("no scene {name}"),
         };

@@ -30,7 +30,7 @@ use crate::narrow::{
     witness,
 };
 use crate::plugin::answer::{answer_velocity, push_margin};
-use crate::plugin::tick::entries::{BoxIndex, Slot};
+use crate::plugin::tick::entries::{BoxIndex, Slot, restrict};
 use crate::plugin::tick::shapes::inflate;
 use bevy::ecs::entity::Entity;
 use bevy::math::Vec2;
@@ -69,11 +69,13 @@ pub(super) fn meet(
     let solo: Vec<Aabb2d> = (0..asks.len()).map(|k| reach(k, answers)).collect();
     let mut index = BoxIndex::default();
     index.build(&solo);
+    // Movers whose trips among the solids touch each other at some moment: only they may
+    // answer each other (trips that come near but never touch keep what they found alone).
     let mut crowd = vec![false; asks.len()];
     for k in 0..asks.len() {
         index.broad.query(&solo[k], |n| {
             let n = index.entry(n) as usize;
-            if n != k && may_meet(&asks[k].1, &asks[n].1) {
+            if n > k && may_meet(&asks[k].1, &asks[n].1) && trips_touch(asks, answers, k, n) {
                 crowd[k] = true;
                 crowd[n] = true;
             }
@@ -96,13 +98,17 @@ pub(super) fn meet(
             let k = members[m];
             answers[k] = trip.finish(asks[k].0, &asks[k].1, world);
         }
-        // A mover outside the crowd that a crowd's mover now comes near joins it.
+        // A mover outside the crowd whose trip a crowd's mover's trip now touches joins it.
         let mut grown = false;
         for &k in &members {
             let now = reach(k, answers);
             index.broad.query(&now, |n| {
                 let n = index.entry(n) as usize;
-                if !crowd[n] && solo[n].intersects(&now) && may_meet(&asks[k].1, &asks[n].1) {
+                if !crowd[n]
+                    && solo[n].intersects(&now)
+                    && may_meet(&asks[k].1, &asks[n].1)
+                    && trips_touch(asks, answers, k, n)
+                {
                     crowd[n] = true;
                     grown = true;
                 }
@@ -192,6 +198,46 @@ fn separate(
 /// The most times movers that end inside each other are pushed apart.
 const SEPARATIONS: usize = 4;
 
+/// The pieces of mover `k`'s trip among the solids alone: its answer's, or its straight
+/// path.
+fn pieces_of<'a>(
+    asks: &[(u32, Ask)],
+    answers: &'a [Option<Answer>],
+    k: usize,
+) -> std::borrow::Cow<'a, [super::Piece]> {
+    match &answers[k] {
+        Some(answer) => std::borrow::Cow::Borrowed(&answer.pieces),
+        None => {
+            let path = &asks[k].1.path;
+            std::borrow::Cow::Owned(vec![([0.0, 1.0], path.at(0.0), path.at(1.0))])
+        }
+    }
+}
+
+/// `true` if the trips among the solids of movers `k` and `n` touch at some moment (each
+/// piece against the other's over the part of the tick both cover, by the exact kernels).
+fn trips_touch(asks: &[(u32, Ask)], answers: &[Option<Answer>], k: usize, n: usize) -> bool {
+    let (a, b) = (pieces_of(asks, answers, k), pieces_of(asks, answers, n));
+    a.iter().any(|&(wa, sa, ea)| {
+        b.iter().any(|&(wb, sb, eb)| {
+            let window = [wa[0].max(wb[0]), wa[1].min(wb[1])];
+            if window[0] > window[1] {
+                return false;
+            }
+            let (Some(pa), Some(pb)) = (ShapePath::between(sa, ea), ShapePath::between(sb, eb))
+            else {
+                // A piece that cannot be swept: taken as touching.
+                return true;
+            };
+            let (pa, pb) = (restrict(&pa, wa, window), restrict(&pb, wb, window));
+            if !pa.is_valid() || !pb.is_valid() {
+                return true;
+            }
+            !contact_intervals_of_valid(&pa, &pb).is_empty()
+        })
+    })
+}
+
 /// `true` if two movers answer each other: their layers interact, they are not of one
 /// body, and neither is a sensor.
 fn may_meet(a: &Ask, b: &Ask) -> bool {
@@ -224,6 +270,8 @@ struct Crowd<'a> {
     /// index was built over; the movers whose path has left those.
     bounds: Vec<Aabb2d>,
     indexed: Vec<Aabb2d>,
+    /// Whether each mover is in `outside`.
+    is_outside: Vec<bool>,
     index: BoxIndex,
     outside: Vec<usize>,
     events: Vec<Event>,
@@ -249,6 +297,7 @@ impl<'a> Crowd<'a> {
                 .collect(),
             versions: vec![0; asks.len()],
             indexed: bounds.clone(),
+            is_outside: vec![false; bounds.len()],
             bounds,
             index,
             outside: Vec::new(),
@@ -352,9 +401,18 @@ impl<'a> Crowd<'a> {
             self.bounds[m] = self.trips[m]
                 .rest(self.asks[m])
                 .map_or(self.bounds[m], |p| inflate(p.swept_bounds()));
-            if !self.indexed[m].contains(&self.bounds[m]) && !self.outside.contains(&m) {
+            if !self.is_outside[m] && !self.indexed[m].contains(&self.bounds[m]) {
+                self.is_outside[m] = true;
                 self.outside.push(m);
             }
+        }
+        // The short list of movers out of their boxes is read by every search: when it is no
+        // longer short, the index is built again over where the movers go now.
+        if self.outside.len() > 32 + self.asks.len() / 32 {
+            self.indexed.clone_from(&self.bounds);
+            self.index.build(&self.indexed);
+            self.outside.clear();
+            self.is_outside.fill(false);
         }
         let mut near = Vec::new();
         for &m in answered {
