@@ -163,7 +163,7 @@ pub(crate) fn push_margin(at: Vec2, depth: f32) -> f32 {
 }
 
 /// `normal` made unit in `f64` (exactly itself for an axis); `None` if it has no direction.
-fn unit(normal: Vec2) -> Option<DVec2> {
+pub(crate) fn unit(normal: Vec2) -> Option<DVec2> {
     let n = normal.as_dvec2();
     let length = n.length();
     (length > 0.0 && length.is_finite()).then(|| n / length)

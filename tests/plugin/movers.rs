@@ -25,6 +25,18 @@ fn ball(app: &mut App, at: Vec2, velocity: Vec2, response: Response, mass: Mass)
         .id()
 }
 
+/// A character 8 wide and 16 tall at `(x, 0)` walking at `vx`.
+fn hero(app: &mut App, x: f32, vx: f32) -> Entity {
+    app.world_mut()
+        .spawn((
+            Collider::aabb(v(4.0, 8.0)),
+            Transform::from_xyz(x, 0.0, 0.0),
+            Velocity(v(vx, 0.0)),
+            KinematicCharacter::default(),
+        ))
+        .id()
+}
+
 fn place(app: &App, entity: Entity) -> Vec2 {
     app.world()
         .get::<Transform>(entity)
@@ -131,16 +143,6 @@ fn fast_balls_never_pass_through_each_other() {
 #[test]
 fn characters_stop_at_each_other() {
     let mut app = app();
-    let hero = |app: &mut App, x: f32, vx: f32| {
-        app.world_mut()
-            .spawn((
-                Collider::aabb(v(4.0, 8.0)),
-                Transform::from_xyz(x, 0.0, 0.0),
-                Velocity(v(vx, 0.0)),
-                KinematicCharacter::default(),
-            ))
-            .id()
-    };
     let (a, b) = (hero(&mut app, -30.0, 320.0), hero(&mut app, 30.0, -320.0));
     for _ in 0..20 {
         tick(&mut app);
@@ -176,15 +178,7 @@ fn characters_stop_at_each_other() {
 #[test]
 fn a_character_pushes_a_crate_and_a_ball_bounces_off_it() {
     let mut app = app();
-    let hero = app
-        .world_mut()
-        .spawn((
-            Collider::aabb(v(4.0, 8.0)),
-            Transform::from_xyz(-20.0, 0.0, 0.0),
-            Velocity(v(320.0, 0.0)),
-            KinematicCharacter::default(),
-        ))
-        .id();
+    let walker = hero(&mut app, -20.0, 320.0);
     let crate_ = app
         .world_mut()
         .spawn((
@@ -197,8 +191,8 @@ fn a_character_pushes_a_crate_and_a_ball_bounces_off_it() {
     let mut crate_before = place(&app, crate_);
     for k in 0..20 {
         tick(&mut app);
-        app.world_mut().get_mut::<Velocity>(hero).unwrap().0 = v(320.0, 0.0);
-        let (h, c) = (place(&app, hero), place(&app, crate_));
+        app.world_mut().get_mut::<Velocity>(walker).unwrap().0 = v(320.0, 0.0);
+        let (h, c) = (place(&app, walker), place(&app, crate_));
         assert!(
             c.x - h.x >= 8.0 - 1e-3,
             "tick {k}: the hero is in the crate: {h} {c}"
@@ -206,7 +200,7 @@ fn a_character_pushes_a_crate_and_a_ball_bounces_off_it() {
         crate_before = c.max(crate_before);
     }
     // The hero walked 5 units a tick all the way (100 in 20 ticks), the crate ahead of it.
-    let (h, c) = (place(&app, hero), place(&app, crate_));
+    let (h, c) = (place(&app, walker), place(&app, crate_));
     assert_close(h.x, 80.0, 1e-2, "the hero is not slowed");
     assert!(
         c.x >= h.x + 8.0 - 1e-3 && c.x <= h.x + 8.0 + 0.1,
@@ -216,20 +210,12 @@ fn a_character_pushes_a_crate_and_a_ball_bounces_off_it() {
 
     // A ball thrown at a walking character bounces off it, faster by twice its speed.
     let mut app = app_with(SweepPlugin::default());
-    let hero = app
-        .world_mut()
-        .spawn((
-            Collider::aabb(v(4.0, 8.0)),
-            Transform::from_xyz(-20.0, 0.0, 0.0),
-            Velocity(v(320.0, 0.0)),
-            KinematicCharacter::default(),
-        ))
-        .id();
+    let walker = hero(&mut app, -20.0, 320.0);
     let b = ball(&mut app, v(0.0, 0.0), v(-640.0, 0.0), BOUNCE, Mass(1.0));
     tick(&mut app);
     tick(&mut app);
     assert_eq!(velocity(&app, b), v(1280.0, 0.0));
-    assert!(place(&app, b).x > place(&app, hero).x + 5.0 - 1e-3);
+    assert!(place(&app, b).x > place(&app, walker).x + 5.0 - 1e-3);
 }
 
 /// A ball meeting a mover of infinite mass bounces off it as off a solid moving with it, and
@@ -464,16 +450,6 @@ fn movers_spawned_inside_each_other_are_separated_not_thrown() {
 #[test]
 fn a_ball_crushed_between_two_characters_ends_outside_one() {
     let mut app = app();
-    let hero = |app: &mut App, x: f32, vx: f32| {
-        app.world_mut()
-            .spawn((
-                Collider::aabb(v(4.0, 8.0)),
-                Transform::from_xyz(x, 0.0, 0.0),
-                Velocity(v(vx, 0.0)),
-                KinematicCharacter::default(),
-            ))
-            .id()
-    };
     let (a, b) = (hero(&mut app, -10.0, 640.0), hero(&mut app, 10.0, -640.0));
     let squeezed = ball(&mut app, Vec2::ZERO, Vec2::ZERO, BOUNCE, Mass(1.0));
     for t in 0..4 {

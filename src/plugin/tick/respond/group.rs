@@ -20,6 +20,7 @@
 //!    projected Gauss–Seidel on the impulses (contact dynamics in Moreau's line) finds the
 //!    least change that leaves no contact moving in, with no restitution (complementarity:
 //!    only contacts pressed take an impulse), in at most 4,096 sweeps.
+use crate::plugin::answer::unit;
 use bevy::math::{DVec2, Vec2};
 
 /// One body of a group: its velocity and inverse mass (`0`: it is not pushed).
@@ -127,13 +128,6 @@ fn finish_inelastically(
     for (i, e) in impulses.iter_mut().zip(extra) {
         *i += e;
     }
-}
-
-/// `normal` made unit in `f64`; `None` if it has no direction.
-fn unit(normal: Vec2) -> Option<DVec2> {
-    let n = normal.as_dvec2();
-    let length = n.length();
-    (length > 0.0 && length.is_finite()).then(|| n / length)
 }
 
 #[cfg(test)]
